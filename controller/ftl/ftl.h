@@ -1,0 +1,145 @@
+// Page-level FTL: mapping, write combining, per-die allocation, garbage collection, TRIM.
+// Plain C++: it never sees time. Callers ask it for placements and it appends the NAND
+// operations they imply (GC reads/programs/erases, then the program) to an OpList; the
+// timing layer executes them in order, per die.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "controller/ftl/victim_index.h"
+#include "model/core/config.h"
+#include "model/core/geometry.h"
+#include "model/core/nand_op.h"
+
+namespace ssdlab {
+
+using OpList = std::vector<NandOp>;  // reused by callers: cleared, never shrunk
+
+struct FtlStats {
+  std::uint64_t host_units_written = 0;   // units accepted from the host (into the buffer)
+  std::uint64_t host_units_programmed = 0;
+  std::uint64_t gc_units_copied = 0;
+  std::uint64_t pad_units = 0;            // slots of partially filled pages
+  std::uint64_t pages_programmed = 0;
+  std::uint64_t erases = 0;
+  std::uint64_t gc_erases = 0;
+  std::uint64_t gc_victims = 0;
+  std::uint64_t units_trimmed = 0;
+  std::uint64_t nand_units_programmed() const {
+    return host_units_programmed + gc_units_copied + pad_units;
+  }
+};
+
+class Ftl {
+ public:
+  // An L2P entry is a physical unit, kUnmapped, or (kBufferedBit | slot) while the newest
+  // data of that LPN sits in the controller's write buffer.
+  static constexpr std::uint32_t kBufferedBit = 0x80000000u;
+  static constexpr std::uint32_t kNoLpn = 0xffffffffu;
+  static constexpr Pua kMaxPhysicalUnits = kBufferedBit - 1;
+
+  explicit Ftl(const DriveConfig& config);
+
+  const Geometry& geometry() const { return m_geo; }
+  std::uint32_t user_units() const { return static_cast<std::uint32_t>(m_l2p.size()); }
+  const FtlStats& stats() const { return m_stats; }
+
+  std::uint32_t lookup(Lpn lpn) const { return m_l2p[lpn]; }
+  static bool is_buffered(std::uint32_t entry) { return entry != kUnmapped && (entry & kBufferedBit); }
+  static std::uint32_t buffer_slot(std::uint32_t entry) { return entry & ~kBufferedBit; }
+
+  // The host wrote `lpn`; its data now lives in buffer slot `slot`. Invalidates the old copy.
+  void write_to_buffer(Lpn lpn, std::uint32_t slot);
+  // TRIM: the LPN's data is no longer needed.
+  void trim(Lpn lpn);
+
+  // Can `die` take a host page now (possibly after foreground GC)?
+  bool can_place(std::uint32_t die) const;
+  // Programs one page on `die` holding `lpns` (1..units_per_page LPNs whose L2P entry is
+  // buffered; missing slots are padding). Appends foreground GC work (if the die's free
+  // blocks fell below the low threshold) and the program to `ops`; the program op carries
+  // `cookie`. Returns false, appending nothing, when the die cannot take a page.
+  bool place(std::uint32_t die, const Lpn* lpns, std::uint32_t count, std::uint32_t cookie,
+             OpList& ops);
+
+  // Garbage collection is incremental: a die below `free_blocks_low` free blocks picks a
+  // victim (configured policy) and, for every host page it then programs, relocates its
+  // share of the victim's valid units (valid/invalid of the victim), so GC work is spread
+  // over host writes; it moves on to further victims until `free_blocks_high` blocks are
+  // free. Only when a die is down to its reserve does a host write wait for a whole victim.
+  //
+  // Collects one whole victim now (finishing the one in progress first).
+  // Returns false if no victim frees space.
+  bool collect_one(std::uint32_t die, OpList& ops);
+  bool needs_gc(std::uint32_t die) const { return m_dies[die].free_count < m_gc.free_blocks_low; }
+
+  // Secure erase: every block erased, every LPN unmapped.
+  void secure_erase();
+
+  std::uint32_t free_blocks(std::uint32_t die) const { return m_dies[die].free_count; }
+  std::uint64_t free_blocks_total() const;
+  std::uint32_t valid_units(std::uint32_t block) const { return m_valid[block]; }
+  std::uint32_t erase_count(std::uint32_t block) const { return m_erase_count[block]; }
+  bool is_closed(std::uint32_t block) const { return m_state[block] == BlockState::kClosed; }
+  // Block being collected on `die`, or -1.
+  std::int64_t active_victim(std::uint32_t die) const { return m_dies[die].victim; }
+  // Valid-unit count of the block the configured policy would collect next on `die`, or -1.
+  std::int64_t next_victim(std::uint32_t die) const;
+
+  // Checks every structural invariant: each mapped LPN's unit points back to it, per-block
+  // valid counts equal a recount, free/open/closed accounting and the victim index agree.
+  // Returns an empty string when all hold, else a description of the first violation.
+  std::string check_invariants() const;
+
+ private:
+  enum class BlockState : std::uint8_t { kFree, kOpen, kClosed };
+  struct OpenBlock {
+    std::int64_t block = -1;
+    std::uint32_t next_page = 0;
+  };
+  struct DieState {
+    OpenBlock host, gc;
+    std::vector<std::uint32_t> free_ring;  // capacity blocks_per_die
+    std::uint32_t free_head = 0, free_count = 0;
+    std::vector<std::uint32_t> closed_ring;  // FIFO policy: blocks in the order they closed
+    std::uint32_t closed_head = 0, closed_count = 0;
+    // Victim being collected, its scan position and the pay-as-you-go copy credit.
+    std::int64_t victim = -1;
+    std::uint32_t victim_page = 0;
+    std::uint64_t victim_valid_at_start = 0, victim_invalid_at_start = 0, credit = 0;
+    std::vector<Lpn> gc_pending;  // units read from the victim, waiting to fill a GC page
+  };
+
+  void invalidate(Pua unit);
+  bool open_block(std::uint32_t die, OpenBlock& open, std::uint32_t reserve);
+  void close_block(std::uint32_t die, std::uint32_t block);
+  std::uint32_t take_free(std::uint32_t die);
+  void push_free(std::uint32_t die, std::uint32_t block);
+  std::int64_t pick_victim(std::uint32_t die) const;
+  void remove_closed(std::uint32_t die, std::uint32_t block);
+  // Appends one page program of `units` (with their LPNs) to the open block.
+  void program_page(std::uint32_t die, OpenBlock& open, const Lpn* lpns, std::uint32_t count,
+                    OpOrigin origin, std::uint32_t cookie, OpList& ops);
+  void erase_block(std::uint32_t die, std::uint32_t block, OpList& ops);
+  bool start_victim(std::uint32_t die, OpList& ops);
+  // Relocates up to `max_units` valid units of the current victim; erases it when empty.
+  void copy_from_victim(std::uint32_t die, std::uint64_t max_units, OpList& ops);
+  void program_gc_page(std::uint32_t die, std::uint32_t count, OpList& ops);
+
+  Geometry m_geo;
+  GcConfig m_gc;
+  std::vector<std::uint32_t> m_l2p;          // per LPN
+  std::vector<std::uint32_t> m_p2l;          // per physical unit: LPN written there
+  std::vector<std::uint32_t> m_valid;        // per block: valid units
+  std::vector<std::uint32_t> m_erase_count;  // per block
+  std::vector<std::uint64_t> m_modified;     // per block: write sequence at last change
+  std::vector<BlockState> m_state;           // per block
+  std::vector<DieState> m_dies;
+  VictimIndex m_index;
+  std::uint64_t m_sequence = 0;  // units written, the clock of cost-benefit ages
+  FtlStats m_stats;
+};
+
+}  // namespace ssdlab

@@ -1,0 +1,75 @@
+// The host|drive boundary: Frame Information Structures crossing the SATA link.
+// The link (host/) carries them; the device (this folder) and the HBA (host/) receive them.
+#pragma once
+
+#include <cstdint>
+#include <systemc>
+
+#include "model/core/types.h"
+
+namespace ssdlab {
+
+enum class AtaCommand : std::uint8_t {
+  kReadFpdma,   // READ FPDMA QUEUED (READ DMA EXT when NCQ is off)
+  kWriteFpdma,  // WRITE FPDMA QUEUED (WRITE DMA EXT when NCQ is off)
+};
+
+enum class FisKind : std::uint8_t {
+  kCommand,       // Register H2D FIS carrying the command
+  kDataToDevice,  // DMA Setup (D2H) followed by the host's Data FISes (H2D)
+  kDataToHost,    // DMA Setup (D2H) followed by the device's Data FISes (D2H)
+  kSetDeviceBits, // NCQ completion (D2H)
+};
+
+struct Fis {
+  FisKind kind = FisKind::kCommand;
+  std::uint8_t tag = 0;
+  AtaCommand command = AtaCommand::kReadFpdma;
+  Lba lba = 0;
+  std::uint32_t sectors = 0;
+  std::uint32_t data_bytes = 0;  // payload for the data kinds
+  bool error = false;            // completion with an error status
+};
+
+// Bytes a FIS occupies on the wire: payload plus SOF/CRC/EOF framing and the handshake
+// primitives (X_RDY, R_RDY, R_IP, R_OK, WTRM) that surround every frame.
+constexpr std::uint32_t kFisFramingBytes = 12 + 16;
+constexpr std::uint32_t kRegisterFisBytes = 20;
+constexpr std::uint32_t kDmaSetupFisBytes = 28;
+constexpr std::uint32_t kSetDeviceBitsFisBytes = 8;
+constexpr std::uint32_t kDataFisHeaderBytes = 4;
+constexpr std::uint32_t kMaxDataFisPayload = 8192;
+
+inline std::uint64_t fis_wire_bytes(const Fis& f) {
+  switch (f.kind) {
+    case FisKind::kCommand:
+      return kRegisterFisBytes + kFisFramingBytes;
+    case FisKind::kSetDeviceBits:
+      return kSetDeviceBitsFisBytes + kFisFramingBytes;
+    case FisKind::kDataToDevice:
+    case FisKind::kDataToHost: {
+      const std::uint64_t frames = (f.data_bytes + kMaxDataFisPayload - 1) / kMaxDataFisPayload;
+      return kDmaSetupFisBytes + kFisFramingBytes +
+             frames * (kDataFisHeaderBytes + kFisFramingBytes) + f.data_bytes;
+    }
+  }
+  return 0;
+}
+
+// Device side: FISes the link delivers to the drive.
+struct SataDeviceIf : virtual sc_core::sc_interface {
+  virtual void receive_from_host(const Fis& fis) = 0;
+};
+
+// Host side: FISes the link delivers to the HBA.
+struct SataHostIf : virtual sc_core::sc_interface {
+  virtual void receive_from_device(const Fis& fis) = 0;
+};
+
+// The link: queues a FIS for transmission; it is delivered to the other side when its last
+// bit has crossed. One FIS on the wire at a time (SATA is half duplex at frame level).
+struct SataLinkIf : virtual sc_core::sc_interface {
+  virtual void transmit(const Fis& fis) = 0;
+};
+
+}  // namespace ssdlab

@@ -1,0 +1,49 @@
+#include "host/ahci_hba.h"
+
+#include <stdexcept>
+
+#include "nand/flash_if.h"
+
+namespace ssdlab {
+
+AhciHba::AhciHba(sc_core::sc_module_name name, std::uint32_t tags)
+    : sc_core::sc_module(name), m_slots(tags, nullptr), m_waiting(64) {
+  if (tags == 0 || tags > 32) throw std::invalid_argument("AHCI supports 1..32 NCQ tags");
+  for (std::uint32_t t = tags; t > 0; --t) m_free_tags.push_back(static_cast<std::uint8_t>(t - 1));
+}
+
+void AhciHba::submit(IoRequest* request) {
+  if (m_free_tags.empty()) {
+    m_waiting.push(request);
+    return;
+  }
+  const std::uint8_t tag = m_free_tags.back();
+  m_free_tags.pop_back();
+  issue(request, tag);
+}
+
+void AhciHba::issue(IoRequest* request, std::uint8_t tag) {
+  request->tag = tag;
+  request->tagged_ps = now_picos();
+  m_slots[tag] = request;
+  Fis cmd{FisKind::kCommand, tag,
+          request->write ? AtaCommand::kWriteFpdma : AtaCommand::kReadFpdma, request->lba,
+          request->sectors, 0};
+  link->transmit(cmd);
+}
+
+void AhciHba::receive_from_device(const Fis& fis) {
+  if (fis.kind != FisKind::kSetDeviceBits) return;  // data went straight to host memory (DMA)
+  IoRequest* request = m_slots[fis.tag];
+  m_slots[fis.tag] = nullptr;
+  request->completed_ps = now_picos();
+  request->error = fis.error;
+  if (!m_waiting.empty()) {
+    issue(m_waiting.pop(), fis.tag);
+  } else {
+    m_free_tags.push_back(fis.tag);
+  }
+  completion->io_done(request);
+}
+
+}  // namespace ssdlab

@@ -1,0 +1,41 @@
+// AHCI host bus adapter: 32 command slots; with NCQ up to `tags` commands are outstanding
+// at the drive and may complete in any order. Requests beyond that wait for a free tag.
+#pragma once
+
+#include <vector>
+
+#include "controller/sc/sata_if.h"
+#include "host/io_request.h"
+#include "model/core/ring.h"
+
+namespace ssdlab {
+
+struct HostAdapterIf : virtual sc_core::sc_interface {
+  virtual void submit(IoRequest* request) = 0;
+};
+
+struct IoCompletionIf : virtual sc_core::sc_interface {
+  virtual void io_done(IoRequest* request) = 0;
+};
+
+class AhciHba : public sc_core::sc_module, public HostAdapterIf, public SataHostIf {
+ public:
+  sc_core::sc_port<SataLinkIf> link;
+  sc_core::sc_port<IoCompletionIf> completion;
+
+  AhciHba(sc_core::sc_module_name name, std::uint32_t tags);
+
+  void submit(IoRequest* request) override;
+  void receive_from_device(const Fis& fis) override;
+  std::uint32_t tags() const { return static_cast<std::uint32_t>(m_slots.size()); }
+  std::uint32_t in_flight() const { return tags() - static_cast<std::uint32_t>(m_free_tags.size()); }
+
+ private:
+  void issue(IoRequest* request, std::uint8_t tag);
+
+  std::vector<IoRequest*> m_slots;
+  std::vector<std::uint8_t> m_free_tags;  // stack: lowest tag on top
+  Ring<IoRequest*> m_waiting;
+};
+
+}  // namespace ssdlab

@@ -1,0 +1,52 @@
+// Runs a fio-like job against the HBA: keeps `iodepth` requests in flight, records each
+// completion in IoStats, stops at io_size or runtime and then waits for the stragglers.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "host/ahci_hba.h"
+#include "host/workload/job_generator.h"
+#include "model/core/io_stats.h"
+
+namespace ssdlab {
+
+// Running totals since construction, read by the time-series sampler.
+struct HostCounters {
+  std::uint64_t ios = 0, read_bytes = 0, write_bytes = 0;
+};
+
+class HostDriver : public sc_core::sc_module, public IoCompletionIf {
+ public:
+  sc_core::sc_port<HostAdapterIf> hba;
+
+  SC_HAS_PROCESS(HostDriver);
+  explicit HostDriver(sc_core::sc_module_name name);
+
+  // Starts `job` now; results accumulate into `stats` until done_event().
+  void start(const JobSpec& job, std::uint64_t capacity_bytes, std::uint64_t seed, IoStats& stats);
+  bool running() const { return m_running; }
+  const sc_core::sc_event& done_event() const { return m_done_event; }
+  const HostCounters& counters() const { return m_counters; }
+
+  void io_done(IoRequest* request) override;
+
+ private:
+  void on_deadline();
+  void issue_more();
+  void finish_if_drained();
+
+  std::unique_ptr<JobGenerator> m_generator;
+  std::vector<IoRequest> m_requests;
+  std::vector<std::uint32_t> m_free;
+  std::uint32_t m_in_flight = 0;
+  std::uint64_t m_next_seq = 0, m_last_completed_seq = 0;
+  bool m_running = false;
+  bool m_stopping = false;
+  IoStats* m_stats = nullptr;
+  sc_core::sc_event m_deadline_event;
+  sc_core::sc_event m_done_event;
+  HostCounters m_counters;
+};
+
+}  // namespace ssdlab

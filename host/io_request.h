@@ -1,0 +1,21 @@
+// A host I/O request as the host side sees it, with the time stamps of its life.
+#pragma once
+
+#include <cstdint>
+
+#include "model/core/types.h"
+
+namespace ssdlab {
+
+struct IoRequest {
+  bool write = false;
+  Lba lba = 0;
+  std::uint32_t sectors = 0;
+  std::uint8_t tag = 0;  // NCQ tag while in flight
+  bool error = false;
+  Picos issued_ps = 0, tagged_ps = 0, completed_ps = 0;
+  std::uint32_t id = 0;  // owner's index
+  std::uint64_t seq = 0; // issue order
+};
+
+}  // namespace ssdlab

@@ -1,0 +1,75 @@
+// Validated drive configuration: plain structs, filled once by the loader
+// (config_loader.h) and handed to each component. No component sees YAML.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+
+#include "model/core/types.h"
+
+namespace ssdlab {
+
+enum class CellType { kSlc = 1, kMlc = 2, kTlc = 3 };  // value = bits per cell = page types
+enum class GcPolicyKind { kGreedy, kCostBenefit, kFifo };
+
+const char* to_string(CellType);
+const char* to_string(GcPolicyKind);
+
+struct NandConfig {
+  std::uint32_t channels = 0;
+  std::uint32_t dies_per_channel = 0;
+  std::uint32_t planes_per_die = 1;  // multi-plane operations are not modelled: planes only add blocks
+  std::uint32_t blocks_per_plane = 0;
+  std::uint32_t pages_per_block = 0;
+  std::uint32_t page_size_bytes = 0;
+  CellType cell = CellType::kMlc;
+  // Per page type (index = page % bits_per_cell: 0 = LSB, 1 = CSB/MSB, 2 = MSB for TLC).
+  std::array<Picos, 3> t_read_ps{};
+  std::array<Picos, 3> t_prog_ps{};
+  Picos t_erase_ps = 0;
+  std::uint64_t bus_bytes_per_s = 0;  // channel data rate
+  Picos t_cmd_ps = 0;                 // command/address cycles on the bus per operation
+
+  std::uint32_t dies() const { return channels * dies_per_channel; }
+  std::uint32_t blocks_per_die() const { return planes_per_die * blocks_per_plane; }
+  std::uint64_t blocks() const { return std::uint64_t(dies()) * blocks_per_die(); }
+  std::uint64_t raw_bytes() const { return blocks() * pages_per_block * page_size_bytes; }
+  std::uint32_t page_types() const { return static_cast<std::uint32_t>(cell); }
+};
+
+struct GcConfig {
+  GcPolicyKind policy = GcPolicyKind::kGreedy;
+  // Per die. Foreground GC starts when a die's free blocks fall below `free_blocks_low`
+  // and reclaims victims until it has `free_blocks_high`.
+  std::uint32_t free_blocks_low = 2;
+  std::uint32_t free_blocks_high = 3;
+};
+
+struct ControllerConfig {
+  std::uint32_t queue_depth = 32;         // device NCQ depth (1..32)
+  Picos firmware_cost_ps = 0;             // CPU time per command
+  std::uint64_t write_buffer_bytes = 0;   // DRAM write buffer
+  bool write_cache = true;                // complete writes once buffered
+  double op = 0.07;                       // spare fraction of raw capacity hidden from the host
+  std::uint64_t user_bytes = 0;           // derived from op (or given as `capacity`)
+  std::uint32_t mapping_unit_bytes = 4096;
+  std::uint64_t max_transfer_bytes = 0;   // largest single ATA command (NBD splits above it)
+  GcConfig gc;
+};
+
+struct HostConfig {
+  std::uint64_t sata_line_bps = 3000000000ULL;  // 1.5, 3 or 6 Gb/s line rate, 8b/10b coded
+  std::uint32_t ncq_tags = 32;                  // 1..32; 1 = no NCQ
+};
+
+struct DriveConfig {
+  std::string name;
+  std::string description;
+  std::string source_path;  // file the config came from
+  NandConfig nand;
+  ControllerConfig controller;
+  HostConfig host;
+};
+
+}  // namespace ssdlab

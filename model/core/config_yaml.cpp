@@ -1,0 +1,253 @@
+// Strict YAML reading helpers for the config and scenario loaders.
+#include "model/core/config_yaml.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <set>
+#include <sstream>
+
+#include "model/core/config_loader.h"
+#include "model/core/units.h"
+
+namespace ssdlab::config_detail {
+namespace {
+
+bool is_under(const std::string& path, const std::string& prefix) {
+  if (path.compare(0, prefix.size(), prefix) != 0) return false;
+  return path.size() == prefix.size() || path[prefix.size()] == '.' || path[prefix.size()] == '[';
+}
+
+std::string describe(const YAML::Node& node) {
+  switch (node.Type()) {
+    case YAML::NodeType::Map: return "a map";
+    case YAML::NodeType::Sequence: return "a list";
+    case YAML::NodeType::Null: return "nothing";
+    case YAML::NodeType::Scalar: return "'" + node.Scalar() + "'";
+    default: return "nothing";
+  }
+}
+
+// Optimal string alignment distance: insertions, deletions, substitutions and swaps of
+// neighbours ("mbs" -> "msb") each cost 1.
+std::size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<std::vector<std::size_t>> d(a.size() + 1, std::vector<std::size_t>(b.size() + 1));
+  for (std::size_t i = 0; i <= a.size(); ++i) d[i][0] = i;
+  for (std::size_t j = 0; j <= b.size(); ++j) d[0][j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
+      d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost});
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
+        d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+    }
+  }
+  return d[a.size()][b.size()];
+}
+
+// Limits at the top of the type's range are not worth mentioning ("must be >= 1").
+std::string range_message(std::uint64_t min, std::uint64_t max, const std::string& got,
+                          bool below) {
+  if (max < std::numeric_limits<std::uint32_t>::max())
+    return "must be between " + std::to_string(min) + " and " + std::to_string(max) + ", got " +
+           got;
+  if (below) return "must be >= " + std::to_string(min) + ", got " + got;
+  return "must be at most " + std::to_string(max) + ", got " + got;
+}
+
+template <typename Parse>
+std::uint64_t get_unit_value(const YamlSource& src, const YAML::Node& node, const std::string& path,
+                             const char* expected, Parse parse) {
+  const std::string text = get_scalar(src, node, path, expected);
+  try {
+    return parse(text);
+  } catch (const std::invalid_argument& e) {
+    src.fail(node, path, e.what());
+  }
+}
+
+}  // namespace
+
+void YamlSource::mark_overridden(const std::string& path, const std::string& text) {
+  overridden_.emplace_back(path, text);
+}
+
+// Overrides first; then the line of the key naming `path` (a value may start on a later
+// line, or be empty); then the node's own position.
+std::string YamlSource::where(const YAML::Node& node, const std::string& path) const {
+  for (auto it = overridden_.rbegin(); it != overridden_.rend(); ++it)
+    if (is_under(path, it->first)) return "override '" + it->second + "'";
+  const auto key_line = key_lines_.find(path);
+  if (key_line != key_lines_.end()) return name_ + ":" + std::to_string(key_line->second + 1);
+  YAML::Mark mark = YAML::Mark::null_mark();
+  if (node.IsDefined()) mark = node.Mark();
+  if (mark.is_null()) return path.empty() ? name_ + ":1" : name_;  // empty document
+  return name_ + ":" + std::to_string(mark.line + 1);
+}
+
+void YamlSource::fail(const YAML::Node& node, const std::string& path,
+                      const std::string& message) const {
+  std::string text = where(node, path) + ": ";
+  if (!path.empty()) text += path + ": ";
+  throw ConfigError(text + message);
+}
+
+void YamlSource::fail_absent(const YAML::Node& map, const std::string& map_path,
+                             const std::string& path, const std::string& message) const {
+  std::string location = where(map, path);  // an override, or the map's first entry
+  if (location.rfind("override", 0) != 0) location = where(map, map_path);
+  throw ConfigError(location + ": " + path + ": " + message);
+}
+
+void YamlSource::note_key_line(const std::string& path, int line) const { key_lines_[path] = line; }
+
+YAML::Node load_yaml(const std::string& text, const std::string& name) {
+  try {
+    return YAML::Load(text);
+  } catch (const YAML::Exception& e) {
+    std::string location = name;
+    if (!e.mark.is_null()) location += ":" + std::to_string(e.mark.line + 1);
+    throw ConfigError(location + ": syntax error: " + e.msg);
+  }
+}
+
+std::string read_text_file(const std::string& path) {
+  std::error_code ignored;
+  std::ifstream in(path, std::ios::binary);
+  if (!in || std::filesystem::is_directory(path, ignored))
+    throw ConfigError(path + ": cannot open");
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (in.bad()) throw ConfigError(path + ": cannot open");
+  return text.str();
+}
+
+std::string join_path(const std::string& parent, const std::string& key) {
+  return parent.empty() ? key : parent + "." + key;
+}
+
+std::string index_path(const std::string& parent, std::size_t index) {
+  return parent + "[" + std::to_string(index) + "]";
+}
+
+std::string lowercase(std::string text) {
+  for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return text;
+}
+
+std::string did_you_mean(const std::string& word, const std::vector<std::string>& candidates) {
+  std::string best;
+  std::size_t best_distance = std::numeric_limits<std::size_t>::max();
+  for (const std::string& candidate : candidates) {
+    const std::size_t d = edit_distance(lowercase(word), candidate);
+    if (d < best_distance) {
+      best_distance = d;
+      best = candidate;
+    }
+  }
+  const std::size_t limit = std::max<std::size_t>(1, std::min<std::size_t>(3, word.size() / 3));
+  if (best.empty() || best_distance > limit) return "";
+  return " (did you mean '" + best + "'?)";
+}
+
+void check_map(const YamlSource& src, const YAML::Node& node, const std::string& path,
+               const std::vector<std::string>& allowed) {
+  if (!node.IsMap()) src.fail(node, path, "expected a map, got " + describe(node));
+  std::set<std::string> seen;
+  for (auto it = node.begin(); it != node.end(); ++it) {
+    const YAML::Node key = it->first;
+    if (!key.IsScalar()) src.fail(key, path, "map keys must be plain names");
+    const std::string name = key.Scalar();
+    const std::string key_path = join_path(path, name);
+    if (std::find(allowed.begin(), allowed.end(), name) == allowed.end())
+      src.fail(key, key_path, "unknown key" + did_you_mean(name, allowed));
+    if (!key.Mark().is_null()) src.note_key_line(key_path, key.Mark().line);
+    if (!seen.insert(name).second) src.fail(key, key_path, "duplicate key");
+  }
+}
+
+YAML::Node require(const YamlSource& src, const YAML::Node& map, const std::string& path,
+                   const std::string& key) {
+  const YAML::Node child = map[key];
+  if (!child) src.fail_absent(map, path, join_path(path, key), "required key missing");
+  return child;
+}
+
+std::string get_scalar(const YamlSource& src, const YAML::Node& node, const std::string& path,
+                       const char* expected) {
+  if (!node.IsScalar())
+    src.fail(node, path, std::string("expected ") + expected + ", got " + describe(node));
+  return node.Scalar();
+}
+
+std::string get_string(const YamlSource& src, const YAML::Node& node, const std::string& path) {
+  return get_scalar(src, node, path, "a string");
+}
+
+std::uint64_t get_uint(const YamlSource& src, const YAML::Node& node, const std::string& path,
+                       std::uint64_t min, std::uint64_t max) {
+  const std::string text = get_scalar(src, node, path, "an integer");
+  const bool negative = !text.empty() && text[0] == '-';
+  const std::string digits = negative ? text.substr(1) : text;
+  const bool all_digits =
+      !digits.empty() && std::all_of(digits.begin(), digits.end(),
+                                     [](unsigned char c) { return std::isdigit(c) != 0; });
+  if (!all_digits) src.fail(node, path, "expected an integer, got '" + text + "'");
+  if (negative) src.fail(node, path, range_message(min, max, text, true));
+  errno = 0;
+  const unsigned long long value = std::strtoull(digits.c_str(), nullptr, 10);
+  if (errno == ERANGE) src.fail(node, path, "value too large: " + text);
+  if (value < min || value > max) src.fail(node, path, range_message(min, max, text, value < min));
+  return value;
+}
+
+bool parse_plain_double(const std::string& text, double& out) {
+  if (text.empty()) return false;
+  const bool plain = std::all_of(text.begin(), text.end(), [](unsigned char c) {
+    return std::isdigit(c) || c == '.' || c == '-' || c == '+' || c == 'e' || c == 'E';
+  });
+  if (!plain) return false;
+  char* end = nullptr;
+  out = std::strtod(text.c_str(), &end);
+  return end == text.c_str() + text.size() && std::isfinite(out);
+}
+
+double get_double(const YamlSource& src, const YAML::Node& node, const std::string& path) {
+  const std::string text = get_scalar(src, node, path, "a number");
+  double value = 0;
+  if (!parse_plain_double(text, value))
+    src.fail(node, path, "expected a number, got '" + text + "'");
+  return value;
+}
+
+bool get_bool(const YamlSource& src, const YAML::Node& node, const std::string& path) {
+  const std::string text = lowercase(get_scalar(src, node, path, "true or false"));
+  if (text == "true" || text == "yes" || text == "on") return true;
+  if (text == "false" || text == "no" || text == "off") return false;
+  src.fail(node, path, "expected true or false, got '" + node.Scalar() + "'");
+}
+
+Picos get_duration(const YamlSource& src, const YAML::Node& node, const std::string& path) {
+  return get_unit_value(src, node, path, "a duration", parse_duration);
+}
+
+std::uint64_t get_size(const YamlSource& src, const YAML::Node& node, const std::string& path) {
+  return get_unit_value(src, node, path, "a size", parse_size);
+}
+
+std::uint64_t get_bits_per_s(const YamlSource& src, const YAML::Node& node,
+                             const std::string& path) {
+  return get_unit_value(src, node, path, "a bit rate", parse_bits_per_s);
+}
+
+std::uint64_t get_bytes_per_s(const YamlSource& src, const YAML::Node& node,
+                              const std::string& path) {
+  return get_unit_value(src, node, path, "a data rate", parse_bytes_per_s);
+}
+
+}  // namespace ssdlab::config_detail

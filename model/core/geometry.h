@@ -1,0 +1,52 @@
+// Address arithmetic shared by firmware and flash: dies, blocks, pages, mapping units.
+#pragma once
+
+#include <cstdint>
+
+#include "model/core/config.h"
+#include "model/core/types.h"
+
+namespace ssdlab {
+
+// Dies are numbered channel-first: die d sits on channel d % channels, so consecutive die
+// numbers alternate channels and striping over dies also stripes over channels.
+struct Geometry {
+  std::uint32_t channels = 0;
+  std::uint32_t dies = 0;
+  std::uint32_t blocks_per_die = 0;
+  std::uint32_t pages_per_block = 0;
+  std::uint32_t units_per_page = 0;  // mapping units per NAND page
+  std::uint32_t unit_bytes = 0;
+  std::uint32_t page_bytes = 0;
+  std::uint32_t units_per_block = 0;
+  std::uint32_t blocks = 0;
+  std::uint64_t total_units = 0;
+
+  static Geometry from(const DriveConfig& config) {
+    Geometry g;
+    const NandConfig& n = config.nand;
+    g.channels = n.channels;
+    g.dies = n.dies();
+    g.blocks_per_die = n.blocks_per_die();
+    g.pages_per_block = n.pages_per_block;
+    g.unit_bytes = config.controller.mapping_unit_bytes;
+    g.page_bytes = n.page_size_bytes;
+    g.units_per_page = n.page_size_bytes / g.unit_bytes;
+    g.units_per_block = g.units_per_page * g.pages_per_block;
+    g.blocks = g.dies * g.blocks_per_die;
+    g.total_units = std::uint64_t(g.blocks) * g.units_per_block;
+    return g;
+  }
+
+  std::uint32_t channel_of_die(std::uint32_t die) const { return die % channels; }
+  std::uint32_t die_of_block(std::uint32_t block) const { return block / blocks_per_die; }
+  std::uint32_t first_block_of_die(std::uint32_t die) const { return die * blocks_per_die; }
+  std::uint32_t block_of_unit(Pua u) const { return u / units_per_block; }
+  std::uint32_t page_of_unit(Pua u) const { return (u / units_per_page) % pages_per_block; }
+  Pua first_unit_of_page(std::uint32_t block, std::uint32_t page) const {
+    return (block * pages_per_block + page) * units_per_page;
+  }
+  std::uint64_t block_bytes() const { return std::uint64_t(pages_per_block) * page_bytes; }
+};
+
+}  // namespace ssdlab

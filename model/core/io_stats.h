@@ -1,0 +1,25 @@
+// Host-side statistics of a stretch of simulated time (one phase): counts, bytes, latency.
+#pragma once
+
+#include <cstdint>
+
+#include "model/core/histogram.h"
+#include "model/core/types.h"
+
+namespace ssdlab {
+
+struct IoStats {
+  std::uint64_t reads = 0, writes = 0, errors = 0;
+  std::uint64_t reordered = 0;  // completions that overtook a request issued before them
+  std::uint64_t read_bytes = 0, write_bytes = 0;
+  Picos first_issue_ps = 0, last_complete_ps = 0;
+  Histogram latency_ps, read_latency_ps, write_latency_ps;
+  // Where the time went (sums over requests, picoseconds).
+  Picos wait_tag_ps = 0;   // issued -> got an NCQ tag
+  Picos in_drive_ps = 0;   // tagged -> completion received
+
+  std::uint64_t ios() const { return reads + writes; }
+  Picos elapsed_ps() const { return last_complete_ps > first_issue_ps ? last_complete_ps - first_issue_ps : 0; }
+};
+
+}  // namespace ssdlab

@@ -1,0 +1,44 @@
+// A FIFO ring buffer that grows by doubling and never shrinks: no allocation in steady state.
+#pragma once
+
+#include <cstddef>
+#include <utility>
+#include <vector>
+
+namespace ssdlab {
+
+template <typename T>
+class Ring {
+ public:
+  explicit Ring(std::size_t initial_capacity = 16) : m_items(initial_capacity ? initial_capacity : 1) {}
+
+  bool empty() const { return m_count == 0; }
+  std::size_t size() const { return m_count; }
+  T& front() { return m_items[m_head]; }
+  const T& front() const { return m_items[m_head]; }
+
+  void push(T item) {
+    if (m_count == m_items.size()) grow();
+    m_items[(m_head + m_count) % m_items.size()] = std::move(item);
+    ++m_count;
+  }
+  T pop() {
+    T item = std::move(m_items[m_head]);
+    m_head = (m_head + 1) % m_items.size();
+    --m_count;
+    return item;
+  }
+  void clear() { m_head = m_count = 0; }
+
+ private:
+  void grow() {
+    std::vector<T> bigger(m_items.size() * 2);
+    for (std::size_t i = 0; i < m_count; ++i) bigger[i] = std::move(m_items[(m_head + i) % m_items.size()]);
+    m_items.swap(bigger);
+    m_head = 0;
+  }
+  std::vector<T> m_items;
+  std::size_t m_head = 0, m_count = 0;
+};
+
+}  // namespace ssdlab

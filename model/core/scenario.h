@@ -1,0 +1,62 @@
+// Scenario description: a drive and an ordered list of phases (plain structs).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "model/core/types.h"
+
+namespace ssdlab {
+
+// A byte amount given either absolutely ("4GiB") or relative to the drive ("50%").
+struct Amount {
+  bool is_percent = false;
+  double percent = 0.0;        // 0..100 when is_percent
+  std::uint64_t bytes = 0;     // when !is_percent
+  std::uint64_t resolve(std::uint64_t capacity_bytes) const;
+};
+
+enum class RwMode { kRead, kWrite, kRandRead, kRandWrite, kRandRw, kReadWrite };
+const char* to_string(RwMode);
+
+// A fio-like job. Names and meanings follow fio:
+//   rw, bs, iodepth, size, io_size, offset, blockalign, runtime, time_based,
+//   rwmixread, randseed.
+struct JobSpec {
+  RwMode rw = RwMode::kRead;
+  std::uint64_t bs_bytes = 4096;
+  std::uint32_t iodepth = 1;
+  Amount size{true, 100.0, 0};     // region [offset, offset + size)
+  Amount io_size{true, 0.0, 0};    // total bytes to transfer; 0% / unset = size
+  bool io_size_set = false;
+  Amount offset{false, 0.0, 0};
+  std::uint64_t blockalign_bytes = 0;  // 0 = bs
+  Picos runtime_ps = 0;                // 0 = no limit
+  bool time_based = false;             // loop over the region until runtime
+  std::uint32_t rwmixread = 50;        // percent reads for randrw / readwrite
+  std::uint64_t randseed = 0;
+  bool randseed_set = false;           // otherwise derived from the scenario seed
+};
+
+enum class PhaseKind { kSecureErase, kJob };
+
+struct PhaseSpec {
+  std::string name;
+  PhaseKind kind = PhaseKind::kJob;
+  JobSpec job;
+  int line = 0;  // 1-based line in the scenario file
+};
+
+struct ScenarioSpec {
+  std::string path;                    // scenario file
+  std::string name;
+  std::string description;
+  std::string drive_path;              // resolved relative to the scenario file
+  std::vector<std::string> overrides;  // "key.path=value", applied to the drive config
+  std::uint64_t seed = 1;
+  Picos sample_interval_ps = 10 * kPicosPerMs;
+  std::vector<PhaseSpec> phases;
+};
+
+}  // namespace ssdlab

@@ -1,0 +1,115 @@
+#include "model/sim/report.h"
+
+#include <cstdio>
+#include <nlohmann/json.hpp>
+#include <ostream>
+#include <sstream>
+
+namespace ssdlab {
+
+namespace {
+
+double us(double ps) { return ps / double(kPicosPerUs); }
+
+nlohmann::json latency_json(const Histogram& h) {
+  return {{"mean", us(h.mean())},
+          {"p50", us(double(h.quantile(0.50)))},
+          {"p99", us(double(h.quantile(0.99)))},
+          {"p999", us(double(h.quantile(0.999)))},
+          {"max", us(double(h.max()))}};
+}
+
+nlohmann::json phase_json(const PhaseResult& r) {
+  nlohmann::json j;
+  j["name"] = r.name;
+  j["kind"] = r.kind;
+  j["sim_start_s"] = double(r.sim_start_ps) / double(kPicosPerSec);
+  j["sim_seconds"] = r.seconds();
+  j["reads"] = r.io.reads;
+  j["writes"] = r.io.writes;
+  j["errors"] = r.io.errors;
+  j["reordered_completions"] = r.io.reordered;
+  j["read_bytes"] = r.io.read_bytes;
+  j["write_bytes"] = r.io.write_bytes;
+  j["read_mbps"] = r.read_mbps();
+  j["write_mbps"] = r.write_mbps();
+  j["iops"] = r.iops();
+  j["latency_us"] = latency_json(r.io.latency_ps);
+  j["read_latency_us"] = latency_json(r.io.read_latency_ps);
+  j["write_latency_us"] = latency_json(r.io.write_latency_ps);
+  const double n = r.io.ios() ? double(r.io.ios()) : 1.0;
+  j["latency_breakdown_us"] = {{"wait_for_tag", us(double(r.io.wait_tag_ps) / n)},
+                               {"in_drive", us(double(r.io.in_drive_ps) / n)}};
+  if (r.waf() >= 0) {
+    j["waf"] = r.waf();
+  } else {
+    j["waf"] = nullptr;
+  }
+  j["host_units_written"] = r.host_units_written;
+  j["nand_units_programmed"] = r.nand_units_programmed;
+  j["gc_erases"] = r.gc_erases;
+  j["gc_units_copied"] = r.gc_units_copied;
+  j["erases"] = r.erases;
+  j["rmw_reads"] = r.rmw_reads;
+  j["buffer_waits"] = r.buffer_waits;
+  j["free_blocks_end"] = r.free_blocks_end;
+  j["die_utilisation"] = r.die_utilisation;
+  j["link_utilisation"] = r.link_utilisation;
+  return j;
+}
+
+}  // namespace
+
+std::string summary_json(const ScenarioSpec& scenario, const DriveConfig& config,
+                         const std::vector<PhaseResult>& results) {
+  nlohmann::json j;
+  j["scenario"] = scenario.name;
+  j["scenario_file"] = scenario.path;
+  j["drive"] = config.name;
+  j["seed"] = scenario.seed;
+  j["user_bytes"] = config.controller.user_bytes;
+  j["raw_bytes"] = config.nand.raw_bytes();
+  nlohmann::json phases = nlohmann::json::array();
+  for (const PhaseResult& r : results) phases.push_back(phase_json(r));
+  j["phases"] = phases;
+  return j.dump(2) + "\n";
+}
+
+std::string timeseries_csv(const std::vector<Sample>& samples) {
+  std::ostringstream out;
+  out << "time_s,phase,read_mbps,write_mbps,iops,free_blocks,waf\n";
+  char line[256];
+  for (const Sample& s : samples) {
+    std::snprintf(line, sizeof line, "%.6f,%u,%.3f,%.3f,%.1f,%llu,", s.time_s, s.phase, s.read_mbps,
+                  s.write_mbps, s.iops, static_cast<unsigned long long>(s.free_blocks));
+    out << line;
+    if (s.waf >= 0) {
+      std::snprintf(line, sizeof line, "%.4f", s.waf);
+      out << line;
+    }
+    out << "\n";
+  }
+  return out.str();
+}
+
+void print_phase_line(std::ostream& out, const PhaseResult& r) {
+  char line[512];
+  char waf[16] = "-";
+  if (r.waf() >= 0) std::snprintf(waf, sizeof waf, "%.2f", r.waf());
+  std::snprintf(line, sizeof line,
+                "%-18s %9.3f %9.1f %9.1f %10.0f %9.1f %9.1f %9.1f %6s %8llu %7.2f\n", r.name.c_str(),
+                r.seconds(), r.read_mbps(), r.write_mbps(), r.iops(), us(r.io.latency_ps.mean()),
+                us(double(r.io.latency_ps.quantile(0.99))), us(double(r.io.latency_ps.max())), waf,
+                static_cast<unsigned long long>(r.gc_erases), r.wall_seconds);
+  out << line;
+}
+
+void print_table(std::ostream& out, const std::vector<PhaseResult>& results) {
+  char head[512];
+  std::snprintf(head, sizeof head, "%-18s %9s %9s %9s %10s %9s %9s %9s %6s %8s %7s\n", "phase", "sim s",
+                "rd MB/s", "wr MB/s", "IOPS", "lat us", "p99 us", "max us", "WAF", "GC ers", "wall s");
+  out << head;
+  for (const PhaseResult& r : results) print_phase_line(out, r);
+}
+
+}  // namespace ssdlab

@@ -1,0 +1,21 @@
+// Results: summary.json (deterministic: same seed and config give identical bytes),
+// timeseries.csv, and the console table.
+#pragma once
+
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include "model/core/config.h"
+#include "model/core/scenario.h"
+#include "model/sim/phase_result.h"
+
+namespace ssdlab {
+
+std::string summary_json(const ScenarioSpec& scenario, const DriveConfig& config,
+                         const std::vector<PhaseResult>& results);
+std::string timeseries_csv(const std::vector<Sample>& samples);
+void print_table(std::ostream& out, const std::vector<PhaseResult>& results);
+void print_phase_line(std::ostream& out, const PhaseResult& r);
+
+}  // namespace ssdlab

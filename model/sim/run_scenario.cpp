@@ -1,0 +1,79 @@
+#include "model/sim/run_scenario.h"
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <stdexcept>
+
+#include "model/core/config_loader.h"
+#include "model/sim/report.h"
+#include "model/sim/scenario_runner.h"
+
+namespace ssdlab {
+
+namespace {
+
+void write_file(const std::filesystem::path& path, const std::string& text) {
+  std::ofstream out(path);
+  out << text;
+  if (!out) throw std::runtime_error("cannot write " + path.string());
+}
+
+}  // namespace
+
+RunOutcome simulate(const ScenarioSpec& scenario, const DriveConfig& config, bool quiet) {
+  RunOutcome outcome;
+  outcome.scenario = scenario;
+  outcome.config = config;
+  const auto wall_start = std::chrono::steady_clock::now();
+  ScenarioRunner runner("run", scenario, config);
+  if (!quiet) {
+    print_table(std::cout, {});
+    runner.on_phase_done = [](const PhaseResult& r) { print_phase_line(std::cout, r); std::cout.flush(); };
+  }
+  sc_core::sc_start();
+  if (!runner.error().empty()) throw std::runtime_error(runner.error());
+  if (!runner.finished()) throw std::runtime_error("simulation stopped before the scenario ended");
+  outcome.results = runner.results();
+  outcome.samples = runner.samples();
+  outcome.wall_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+  return outcome;
+}
+
+RunOutcome run_scenario(const RunOptions& options) {
+  ScenarioSpec scenario = load_scenario(options.scenario_path);
+  if (options.has_seed) scenario.seed = options.seed;
+  std::vector<std::string> overrides = scenario.overrides;
+  overrides.insert(overrides.end(), options.overrides.begin(), options.overrides.end());
+  const DriveConfig config = load_drive_config(scenario.drive_path, overrides);
+
+  const std::filesystem::path out =
+      options.out_dir.empty() ? std::filesystem::path("results") / scenario.name : std::filesystem::path(options.out_dir);
+  std::filesystem::create_directories(out);
+  write_file(out / "config.yaml", effective_config_yaml(config));
+  if (!options.quiet) {
+    std::cout << "scenario " << scenario.name << " on drive " << config.name << " (seed " << scenario.seed
+              << "), results in " << out.string() << "\n";
+  }
+  RunOutcome outcome = simulate(scenario, config, options.quiet);
+  outcome.out_dir = out.string();
+  write_file(out / "summary.json", summary_json(scenario, config, outcome.results));
+  write_file(out / "timeseries.csv", timeseries_csv(outcome.samples));
+  std::ostringstream wall;
+  wall << "{\n  \"wall_seconds\": " << outcome.wall_seconds << ",\n  \"phases\": [";
+  for (std::size_t i = 0; i < outcome.results.size(); ++i) {
+    wall << (i ? ", " : "") << outcome.results[i].wall_seconds;
+  }
+  wall << "]\n}\n";
+  write_file(out / "wall.json", wall.str());
+  if (!options.quiet) {
+    std::cout << "wall time " << outcome.wall_seconds << " s; wrote " << (out / "summary.json").string() << ", "
+              << (out / "timeseries.csv").string() << ", " << (out / "config.yaml").string() << "\n";
+  }
+  return outcome;
+}
+
+}  // namespace ssdlab

@@ -1,0 +1,135 @@
+#include "model/sim/scenario_runner.h"
+
+#include <chrono>
+#include <exception>
+#include <stdexcept>
+#include <string>
+
+namespace ssdlab {
+
+ScenarioRunner::ScenarioRunner(sc_core::sc_module_name name, const ScenarioSpec& scenario,
+                               const DriveConfig& config)
+    : sc_core::sc_module(name),
+      ssd("ssd", config),
+      driver("host"),
+      m_scenario(scenario),
+      m_config(config) {
+  driver.hba(ssd.hba);
+  ssd.hba.completion(driver);
+  SC_THREAD(run);
+  SC_METHOD(on_sample);
+  sensitive << m_sample_event;
+  dont_initialize();
+}
+
+ScenarioRunner::Snapshot ScenarioRunner::snapshot() const {
+  Snapshot s;
+  s.ftl = ssd.controller.ftl().stats();
+  s.controller = ssd.controller.stats();
+  for (std::uint32_t d = 0; d < ssd.flash.dies(); ++d) s.die_busy.push_back(ssd.flash.die(d).busy_until_now());
+  s.link_busy = ssd.link.stats().busy_ps;
+  return s;
+}
+
+void ScenarioRunner::finish_result(PhaseResult& r, const Snapshot& before) const {
+  const Snapshot after = snapshot();
+  r.sim_end_ps = now_picos();
+  r.host_units_written = after.ftl.host_units_written - before.ftl.host_units_written;
+  r.nand_units_programmed = after.ftl.nand_units_programmed() - before.ftl.nand_units_programmed();
+  r.gc_erases = after.ftl.gc_erases - before.ftl.gc_erases;
+  r.gc_units_copied = after.ftl.gc_units_copied - before.ftl.gc_units_copied;
+  r.erases = after.ftl.erases - before.ftl.erases;
+  r.rmw_reads = after.controller.rmw_reads - before.controller.rmw_reads;
+  r.buffer_waits = after.controller.buffer_waits - before.controller.buffer_waits;
+  r.free_blocks_end = ssd.controller.ftl().free_blocks_total();
+  const Picos span = r.sim_end_ps - r.sim_start_ps;
+  if (span > 0) {
+    double busy = 0;
+    for (std::size_t d = 0; d < after.die_busy.size(); ++d) busy += double(after.die_busy[d] - before.die_busy[d]);
+    r.die_utilisation = busy / double(span) / double(after.die_busy.size());
+    r.link_utilisation = double(after.link_busy - before.link_busy) / double(span);
+  }
+}
+
+void ScenarioRunner::wait_quiescent() {
+  while (!ssd.controller.quiescent()) sc_core::wait(ssd.controller.quiescent_event());
+}
+
+
+void ScenarioRunner::run_phase(const PhaseSpec& phase, std::size_t index) {
+  PhaseResult r;
+  r.name = phase.name;
+  r.kind = phase.kind == PhaseKind::kSecureErase ? "secure_erase" : "job";
+  const auto wall_start = std::chrono::steady_clock::now();
+  m_current_phase = static_cast<std::uint32_t>(index);
+  if (phase.kind == PhaseKind::kSecureErase) {
+    wait_quiescent();
+    r.sim_start_ps = now_picos();
+    const Snapshot before = snapshot();
+    ssd.controller.secure_erase();
+    finish_result(r, before);
+  } else {
+    if (phase.job.bs_bytes > m_config.controller.max_transfer_bytes) {
+      throw std::invalid_argument("bs " + std::to_string(phase.job.bs_bytes) +
+                                  " exceeds the drive's controller.max_transfer (" +
+                                  std::to_string(m_config.controller.max_transfer_bytes) + " bytes)");
+    }
+    r.sim_start_ps = now_picos();
+    const Snapshot before = snapshot();
+    const std::uint64_t seed =
+        phase.job.randseed_set ? phase.job.randseed : m_scenario.seed * 1000003ULL + index;
+    driver.start(phase.job, ssd.controller.user_sectors() * kSectorBytes, seed, r.io);
+    while (driver.running()) sc_core::wait(driver.done_event());
+    // The host is idle now: let the drive put its buffer on flash, so that the phase's
+    // flash work (WAF, GC) is all counted here. Throughput is over the I/O window only.
+    ssd.controller.request_drain();
+    while (!ssd.controller.drained()) sc_core::wait(ssd.controller.quiescent_event());
+    finish_result(r, before);
+  }
+  r.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+  m_results.push_back(r);
+  if (on_phase_done) on_phase_done(m_results.back());
+}
+
+void ScenarioRunner::run() {
+  m_sampling = true;
+  m_last_sample_ps = now_picos();
+  m_sample_event.notify(to_sc_time(m_scenario.sample_interval_ps));
+  try {
+    for (std::size_t i = 0; i < m_scenario.phases.size(); ++i) run_phase(m_scenario.phases[i], i);
+    m_finished = true;
+  } catch (const std::exception& e) {
+    const PhaseSpec& p = m_scenario.phases[m_results.size()];
+    m_error = m_scenario.path + ":" + std::to_string(p.line) + ": phase '" + p.name + "': " + e.what();
+  }
+  // No sc_stop(): with the sampler cancelled and the drive drained nothing is left to do,
+  // so sc_start() returns by itself, and several runners can share one simulation.
+  m_sampling = false;
+  m_sample_event.cancel();
+}
+
+void ScenarioRunner::on_sample() {
+  if (!m_sampling) return;
+  const Picos now = now_picos();
+  const double dt = double(now - m_last_sample_ps) / double(kPicosPerSec);
+  const HostCounters& c = driver.counters();
+  const FtlStats& f = ssd.controller.ftl().stats();
+  Sample s;
+  s.time_s = double(now) / double(kPicosPerSec);
+  s.phase = m_current_phase;
+  if (dt > 0) {
+    s.read_mbps = double(c.read_bytes - m_last_counters.read_bytes) / dt / 1e6;
+    s.write_mbps = double(c.write_bytes - m_last_counters.write_bytes) / dt / 1e6;
+    s.iops = double(c.ios - m_last_counters.ios) / dt;
+  }
+  s.free_blocks = ssd.controller.ftl().free_blocks_total();
+  const std::uint64_t host = f.host_units_written - m_last_ftl.host_units_written;
+  if (host) s.waf = double(f.nand_units_programmed() - m_last_ftl.nand_units_programmed()) / double(host);
+  m_samples.push_back(s);
+  m_last_counters = c;
+  m_last_ftl = f;
+  m_last_sample_ps = now;
+  m_sample_event.notify(to_sc_time(m_scenario.sample_interval_ps));
+}
+
+}  // namespace ssdlab

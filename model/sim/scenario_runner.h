@@ -1,0 +1,62 @@
+// Runs a scenario's phases in order on one drive, in simulated time, collecting a
+// PhaseResult per phase and a time series sampled at a fixed simulated interval.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "host/host_driver.h"
+#include "model/core/config.h"
+#include "model/core/scenario.h"
+#include "model/sim/phase_result.h"
+#include "model/sim/ssd.h"
+
+namespace ssdlab {
+
+class ScenarioRunner : public sc_core::sc_module {
+ public:
+  Ssd ssd;
+  HostDriver driver;
+
+  SC_HAS_PROCESS(ScenarioRunner);
+  ScenarioRunner(sc_core::sc_module_name name, const ScenarioSpec& scenario,
+                 const DriveConfig& config);
+
+  const std::vector<PhaseResult>& results() const { return m_results; }
+  const std::vector<Sample>& samples() const { return m_samples; }
+  bool finished() const { return m_finished; }
+  const std::string& error() const { return m_error; }
+  // Called after each phase (progress printing).
+  std::function<void(const PhaseResult&)> on_phase_done;
+
+ private:
+  struct Snapshot {
+    FtlStats ftl;
+    ControllerStats controller;
+    std::vector<Picos> die_busy;
+    Picos link_busy = 0;
+  };
+  void run();
+  void run_phase(const PhaseSpec& phase, std::size_t index);
+  void wait_quiescent();
+  Snapshot snapshot() const;
+  void finish_result(PhaseResult& r, const Snapshot& before) const;
+  void on_sample();
+
+  ScenarioSpec m_scenario;
+  DriveConfig m_config;
+  std::vector<PhaseResult> m_results;
+  std::vector<Sample> m_samples;
+  bool m_finished = false;
+  std::string m_error;
+  // Sampler state.
+  sc_core::sc_event m_sample_event;
+  bool m_sampling = false;
+  std::uint32_t m_current_phase = 0;
+  HostCounters m_last_counters;
+  FtlStats m_last_ftl;
+  Picos m_last_sample_ps = 0;
+};
+
+}  // namespace ssdlab

@@ -1,0 +1,37 @@
+// The whole drive plus its host port: flash array, controller, SATA link and AHCI HBA,
+// bound together. The host side (a HostDriver or the NBD front end) binds hba.completion.
+#pragma once
+
+#include <algorithm>
+
+#include "controller/sc/device_controller.h"
+#include "host/ahci_hba.h"
+#include "host/sata_link.h"
+#include "model/core/config.h"
+#include "nand/flash_array.h"
+
+namespace ssdlab {
+
+class Ssd : public sc_core::sc_module {
+ public:
+  FlashArray flash;
+  DeviceController controller;
+  SataLink link;
+  AhciHba hba;
+
+  Ssd(sc_core::sc_module_name name, const DriveConfig& config)
+      : sc_core::sc_module(name),
+        flash("nand", config.nand),
+        controller("controller", config),
+        link("link", config.host),
+        hba("hba", std::min(config.host.ncq_tags, config.controller.queue_depth)) {
+    controller.flash(flash);
+    flash.completion(controller);
+    controller.link(link);
+    link.device(controller);
+    link.host(hba);
+    hba.link(link);
+  }
+};
+
+}  // namespace ssdlab

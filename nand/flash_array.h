@@ -1,0 +1,37 @@
+// The flash array: channels and their dies, behind the FlashIf boundary.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "model/core/config.h"
+#include "nand/channel.h"
+#include "nand/die.h"
+#include "nand/flash_if.h"
+
+namespace ssdlab {
+
+class FlashArray : public sc_core::sc_module, public FlashIf, private DieListener {
+ public:
+  sc_core::sc_port<FlashCompletionIf> completion;
+
+  FlashArray(sc_core::sc_module_name name, const NandConfig& config);
+
+  void submit(const NandOp& op) override { m_dies[op.die]->submit(op); }
+
+  std::uint32_t dies() const { return static_cast<std::uint32_t>(m_dies.size()); }
+  const Die& die(std::uint32_t d) const { return *m_dies[d]; }
+  const Channel& channel(std::uint32_t c) const { return *m_channels[c]; }
+  std::uint32_t channels() const { return static_cast<std::uint32_t>(m_channels.size()); }
+  std::size_t queued(std::uint32_t d) const { return m_dies[d]->queued(); }
+  bool idle() const;
+
+ private:
+  void die_done(const NandOp& op) override { completion->flash_done(op); }
+
+  NandConfig m_config;
+  std::vector<std::unique_ptr<Channel>> m_channels;
+  std::vector<std::unique_ptr<Die>> m_dies;
+};
+
+}  // namespace ssdlab

@@ -1,0 +1,23 @@
+// The controller|flash boundary: the controller submits operations, the flash array reports
+// each one back when it is done. Both are SystemC interfaces bound through ports.
+#pragma once
+
+#include <systemc>
+
+#include "model/core/nand_op.h"
+
+namespace ssdlab {
+
+struct FlashIf : virtual sc_core::sc_interface {
+  // Queues `op` on its die; dies execute their queue in order.
+  virtual void submit(const NandOp& op) = 0;
+};
+
+struct FlashCompletionIf : virtual sc_core::sc_interface {
+  virtual void flash_done(const NandOp& op) = 0;
+};
+
+inline sc_core::sc_time to_sc_time(std::uint64_t picos) { return sc_core::sc_time::from_value(picos); }
+inline std::uint64_t now_picos() { return sc_core::sc_time_stamp().value(); }
+
+}  // namespace ssdlab

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Command-line behaviour: info, run outputs, determinism, overrides, error messages.
+# usage: cli_test.sh SSDLAB_BINARY SOURCE_DIR
+set -uo pipefail
+bin=$1
+src=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1
+fails=0
+check() {  # check "description" command...
+  local what=$1; shift
+  if "$@"; then echo "ok   $what"; else echo "FAIL $what"; fails=$((fails + 1)); fi
+}
+
+"$bin" info "$src/configs/default.yaml" > "$tmp/info.txt"
+check "info prints capacities and ceilings" grep -q "user capacity" "$tmp/info.txt"
+check "info names the link ceiling" grep -q "ceilings (MB/s)  link read 298" "$tmp/info.txt"
+
+"$bin" run "$src/test/scenarios/smoke.yaml" --out "$tmp/a" --quiet
+check "run writes summary.json" test -s "$tmp/a/summary.json"
+check "run writes timeseries.csv with a header and samples" \
+  bash -c "head -1 '$tmp/a/timeseries.csv' | grep -q '^time_s,phase,read_mbps,write_mbps,iops,free_blocks,waf$' && [ \$(wc -l < '$tmp/a/timeseries.csv') -gt 5 ]"
+check "run writes the effective config" grep -q "^name: \"\?default" "$tmp/a/config.yaml"
+for key in '"phases"' '"name"' '"read_mbps"' '"write_mbps"' '"iops"' '"latency_us"' '"mean"' '"p50"' \
+           '"p99"' '"p999"' '"max"' '"waf"' '"gc_erases"'; do
+  check "summary.json has $key" grep -q "$key" "$tmp/a/summary.json"
+done
+
+"$bin" run "$src/test/scenarios/smoke.yaml" --out "$tmp/b" --quiet
+check "same seed and config give identical summary.json" cmp -s "$tmp/a/summary.json" "$tmp/b/summary.json"
+check "...and identical timeseries.csv" cmp -s "$tmp/a/timeseries.csv" "$tmp/b/timeseries.csv"
+"$bin" run "$src/test/scenarios/smoke.yaml" --out "$tmp/c" --quiet --seed 8
+check "another seed gives other results" bash -c "! cmp -s '$tmp/a/summary.json' '$tmp/c/summary.json'"
+
+"$bin" run "$src/test/scenarios/smoke.yaml" --out "$tmp/d" --quiet -p controller.op=0.28
+check "-p overrides reach the effective config" grep -q "^  op: 0.28" "$tmp/d/config.yaml"
+check "-p overrides change the drive" bash -c "! grep -q \"\$(grep user_bytes '$tmp/a/summary.json')\" '$tmp/d/summary.json'"
+
+sed 's/  channels: 4 /  chanels: 4 /' "$src/configs/default.yaml" > "$tmp/typo.yaml"
+"$bin" info "$tmp/typo.yaml" 2> "$tmp/err.txt"
+check "a config typo exits with status 2" test $? -eq 2
+check "...naming file, line and key" grep -q "typo.yaml:[0-9]*: nand.chanels: unknown key" "$tmp/err.txt"
+"$bin" run "$src/test/scenarios/smoke.yaml" --quiet --out "$tmp/e" -p controller.gc.free_blocks_low=9 2> "$tmp/err2.txt"
+check "inverted GC thresholds are refused" grep -q "free_blocks" "$tmp/err2.txt"
+
+echo "$((fails == 0 ? 1 : 0)) passed, $fails failed" > /dev/null
+if [ "$fails" -ne 0 ]; then echo "$fails checks failed"; exit 1; fi
+echo "all checks passed"

@@ -1,0 +1,91 @@
+#include <catch2/catch.hpp>
+
+#include "model/sim/drive_info.h"
+#include "timing_support.h"
+
+using namespace ssdlab;
+using namespace ssdlab::test;
+
+namespace {
+
+// Wire time of `bytes` on a SATA link: 10 line bits per byte (8b/10b), rounded up to 1 ps.
+Picos sata_ps(std::uint64_t bytes, double gbps) {
+  const double ps = double(bytes) * 10.0 / (gbps * 1e9) * 1e12;
+  return static_cast<Picos>(std::ceil(ps - 1e-6));
+}
+
+}  // namespace
+
+TEST_CASE("one 4 KiB read on an idle drive takes link + firmware + tR + bus transfer", "[timing]") {
+  const DriveConfig config = drive_from_yaml(drive_yaml("2", "2", "32", "{lsb: 40us, msb: 70us}", "100MB/s", "3Gbps"));
+  const auto outcome = simulate(scenario({erase_phase(),
+                                          job_phase("write", RwMode::kWrite, 4096, 1, bytes(4096)),
+                                          job_phase("read", RwMode::kRead, 4096, 1, bytes(4096))}),
+                                config);
+  const PhaseResult& write = outcome.results[1];
+  const PhaseResult& read = outcome.results[2];
+  REQUIRE(read.io.reads == 1);
+  // FIS sizes on the wire: payload + 12 bytes framing (SOF, CRC, EOF) + 16 bytes of handshake.
+  const Picos command_fis = sata_ps(20 + 28, 3);
+  const Picos data_in = sata_ps(28 + 28 + 4 + 28 + 4096, 3);  // DMA Setup + one Data FIS
+  const Picos completion = sata_ps(8 + 28, 3);                // Set Device Bits
+  const Picos firmware = 5 * kPicosPerUs;
+  const Picos nand_cmd = 200 * kPicosPerNs;
+  const Picos t_read_lsb = 40 * kPicosPerUs;               // page 0 of a block is an LSB page
+  const Picos bus = 4096ull * kPicosPerSec / 100000000ull;  // 4 KiB at 100 MB/s = 40.96 us
+  const Picos expected = command_fis + firmware + nand_cmd + t_read_lsb + bus + data_in + completion;
+  CHECK(read.io.latency_ps.max() == expected);
+  CHECK(read.io.latency_ps.min() == expected);
+  // The write was acknowledged from the buffer: no flash time in its latency.
+  CHECK(write.io.latency_ps.max() == command_fis + firmware + data_in + completion);
+  CHECK(write.nand_units_programmed == 1);  // ...but it reached flash when the host went idle
+}
+
+TEST_CASE("QD32 random reads beat QD1 by about the number of dies when dies are the limit", "[timing]") {
+  // 8 dies with a slow array read; fast bus and link so that neither limits.
+  const DriveConfig config = drive_from_yaml(drive_yaml("2", "4", "64", "200us", "400MB/s", "6Gbps"));
+  const std::uint32_t dies = config.nand.dies();
+  const auto outcome = simulate(scenario({erase_phase(),
+                                          job_phase("fill", RwMode::kWrite, 128 * 1024, 32, percent(100)),
+                                          job_phase("qd1", RwMode::kRandRead, 4096, 1, percent(100), kPicosPerSec / 5),
+                                          job_phase("qd32", RwMode::kRandRead, 4096, 32, percent(100), kPicosPerSec / 5)}),
+                                config);
+  const double qd1 = outcome.results[2].iops();
+  const double qd32 = outcome.results[3].iops();
+  const double ratio = qd32 / qd1;
+  CAPTURE(qd1, qd32, ratio, dies);
+  CHECK(ratio > 0.8 * dies);
+  CHECK(ratio < 1.15 * dies);
+  CHECK(outcome.results[3].die_utilisation > 0.85);
+  CHECK(outcome.results[3].link_utilisation < 0.5);
+  CHECK(outcome.results[3].io.reordered > 0);  // NCQ: completions overtake each other
+  CHECK(outcome.results[2].io.reordered == 0);
+}
+
+TEST_CASE("sequential reads stop at the link ceiling when dies are plentiful", "[timing]") {
+  const DriveConfig config = drive_from_yaml(drive_yaml("8", "4", "32", "50us", "200MB/s", "3Gbps"));
+  const DriveCeilings ceilings = drive_ceilings(config);
+  REQUIRE(ceilings.die_read_mbps > 2 * ceilings.link_read_mbps);
+  REQUIRE(ceilings.bus_read_mbps > 2 * ceilings.link_read_mbps);
+  const auto outcome = simulate(scenario({erase_phase(),
+                                          job_phase("fill", RwMode::kWrite, 128 * 1024, 32, percent(100)),
+                                          job_phase("read", RwMode::kRead, 128 * 1024, 32, percent(100))}),
+                                config);
+  const double mbps = outcome.results[2].read_mbps();
+  CAPTURE(mbps, ceilings.link_read_mbps);
+  CHECK(mbps <= ceilings.link_read_mbps * 1.001);
+  CHECK(mbps > ceilings.link_read_mbps * 0.97);
+  CHECK(outcome.results[2].link_utilisation > 0.97);
+}
+
+TEST_CASE("a faster SATA generation lifts the sequential read ceiling", "[timing]") {
+  const DriveConfig config = drive_from_yaml(drive_yaml("8", "4", "32", "50us", "200MB/s", "6Gbps"));
+  const auto outcome = simulate(scenario({erase_phase(),
+                                          job_phase("fill", RwMode::kWrite, 128 * 1024, 32, percent(100)),
+                                          job_phase("read", RwMode::kRead, 128 * 1024, 32, percent(100))}),
+                                config);
+  const double mbps = outcome.results[2].read_mbps();
+  CAPTURE(mbps);
+  CHECK(mbps > 400);  // well past the 3 Gb/s ceiling (~298 MB/s)
+  CHECK(mbps <= drive_ceilings(config).link_read_mbps * 1.001);
+}

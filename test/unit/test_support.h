@@ -1,0 +1,69 @@
+// Helpers for firmware unit tests: small drive configs built in code, and a host-less
+// driver that pushes writes through the FTL the way the controller does.
+#pragma once
+
+#include <cstdint>
+
+#include "controller/ftl/ftl.h"
+#include "model/core/config.h"
+#include "model/core/rng.h"
+
+namespace ssdlab::test {
+
+inline DriveConfig small_drive(std::uint32_t channels = 2, std::uint32_t dies_per_channel = 2,
+                               std::uint32_t blocks = 32, std::uint32_t pages = 32,
+                               std::uint32_t page_bytes = 4096, double op = 0.25,
+                               GcPolicyKind policy = GcPolicyKind::kGreedy) {
+  DriveConfig c;
+  c.name = "unit";
+  c.nand.channels = channels;
+  c.nand.dies_per_channel = dies_per_channel;
+  c.nand.blocks_per_plane = blocks;
+  c.nand.pages_per_block = pages;
+  c.nand.page_size_bytes = page_bytes;
+  c.nand.cell = CellType::kMlc;
+  c.nand.t_read_ps = {50 * kPicosPerUs, 50 * kPicosPerUs, 0};
+  c.nand.t_prog_ps = {250 * kPicosPerUs, 900 * kPicosPerUs, 0};
+  c.nand.t_erase_ps = 2 * kPicosPerMs;
+  c.nand.bus_bytes_per_s = 100000000;
+  c.controller.op = op;
+  c.controller.mapping_unit_bytes = 4096;
+  c.controller.write_buffer_bytes = 1 << 20;
+  c.controller.gc.policy = policy;
+  const std::uint64_t raw = c.nand.raw_bytes();
+  c.controller.user_bytes = static_cast<std::uint64_t>(double(raw) * (1.0 - op)) / 4096 * 4096;
+  return c;
+}
+
+// Writes LPNs through the FTL as the controller would (buffer slot, then a page program on
+// the next die that can take it), collecting the NAND operations it asks for.
+class FtlDriver {
+ public:
+  explicit FtlDriver(Ftl& ftl) : m_ftl(ftl) {}
+
+  // Writes one page worth of LPNs (as many as units_per_page) and places it.
+  void write_page(const Lpn* lpns, std::uint32_t count) {
+    for (std::uint32_t i = 0; i < count; ++i) m_ftl.write_to_buffer(lpns[i], i);
+    const std::uint32_t dies = m_ftl.geometry().dies;
+    for (std::uint32_t tries = 0; tries < dies; ++tries) {
+      const std::uint32_t die = m_next++ % dies;
+      if (!m_ftl.can_place(die)) continue;
+      ops.clear();
+      if (m_ftl.place(die, lpns, count, 0, ops)) {
+        total_ops += ops.size();
+        return;
+      }
+    }
+    throw std::runtime_error("no die could take a page");
+  }
+  void write(Lpn lpn) { write_page(&lpn, 1); }
+
+  OpList ops;
+  std::uint64_t total_ops = 0;
+
+ private:
+  Ftl& m_ftl;
+  std::uint32_t m_next = 0;
+};
+
+}  // namespace ssdlab::test
