@@ -13,22 +13,31 @@ AhciHba::AhciHba(sc_core::sc_module_name name, std::uint32_t tags)
 }
 
 void AhciHba::submit(IoRequest* request) {
-  if (m_free_tags.empty()) {
-    m_waiting.push(request);
-    return;
+  m_waiting.push(request);
+  pump();
+}
+
+void AhciHba::pump() {
+  while (!m_waiting.empty() && !m_exclusive && !m_free_tags.empty()) {
+    IoRequest* next = m_waiting.front();
+    if (!is_queued(next->command)) {
+      if (in_flight() != 0) return;  // drain the NCQ queue first
+      m_exclusive = true;
+    }
+    m_waiting.pop();
+    const std::uint8_t tag = m_free_tags.back();
+    m_free_tags.pop_back();
+    issue(next, tag);
   }
-  const std::uint8_t tag = m_free_tags.back();
-  m_free_tags.pop_back();
-  issue(request, tag);
 }
 
 void AhciHba::issue(IoRequest* request, std::uint8_t tag) {
   request->tag = tag;
   request->tagged_ps = now_picos();
   m_slots[tag] = request;
-  Fis cmd{FisKind::kCommand, tag,
-          request->write ? AtaCommand::kWriteFpdma : AtaCommand::kReadFpdma, request->lba,
-          request->sectors, 0};
+  Fis cmd{FisKind::kCommand, tag, request->command, request->lba, request->sectors, 0};
+  cmd.fua = request->fua;
+  cmd.host_data = request->data;
   link->transmit(cmd);
 }
 
@@ -38,11 +47,9 @@ void AhciHba::receive_from_device(const Fis& fis) {
   m_slots[fis.tag] = nullptr;
   request->completed_ps = now_picos();
   request->error = fis.error;
-  if (!m_waiting.empty()) {
-    issue(m_waiting.pop(), fis.tag);
-  } else {
-    m_free_tags.push_back(fis.tag);
-  }
+  if (!is_queued(request->command)) m_exclusive = false;
+  m_free_tags.push_back(fis.tag);
+  pump();
   completion->io_done(request);
 }
 

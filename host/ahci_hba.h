@@ -1,5 +1,7 @@
 // AHCI host bus adapter: 32 command slots; with NCQ up to `tags` commands are outstanding
-// at the drive and may complete in any order. Requests beyond that wait for a free tag.
+// at the drive and may complete in any order. Requests beyond that wait, in order, for a free
+// tag. A non-queued command (TRIM, FLUSH CACHE) waits until no command is outstanding and holds
+// back everything behind it until it completes.
 #pragma once
 
 #include <vector>
@@ -32,10 +34,12 @@ class AhciHba : public sc_core::sc_module, public HostAdapterIf, public SataHost
 
  private:
   void issue(IoRequest* request, std::uint8_t tag);
+  void pump();
 
   std::vector<IoRequest*> m_slots;
   std::vector<std::uint8_t> m_free_tags;  // stack: lowest tag on top
   Ring<IoRequest*> m_waiting;
+  bool m_exclusive = false;  // a non-queued command is outstanding
 };
 
 }  // namespace ssdlab

@@ -43,7 +43,7 @@ void HostDriver::issue_more() {
     }
     IoRequest& r = m_requests[m_free.back()];
     m_free.pop_back();
-    r.write = io.write;
+    r.command = io.write ? AtaCommand::kWriteFpdma : AtaCommand::kReadFpdma;
     r.lba = io.lba;
     r.sectors = io.sectors;
     r.error = false;
@@ -60,7 +60,7 @@ void HostDriver::io_done(IoRequest* r) {
   const std::uint64_t bytes = std::uint64_t(r->sectors) * kSectorBytes;
   if (r->error) {
     ++s.errors;
-  } else if (r->write) {
+  } else if (r->is_write()) {
     ++s.writes;
     s.write_bytes += bytes;
     m_counters.write_bytes += bytes;

@@ -3,12 +3,15 @@
 
 #include <cstdint>
 
+#include "controller/sc/sata_if.h"
 #include "model/core/types.h"
 
 namespace ssdlab {
 
 struct IoRequest {
-  bool write = false;
+  AtaCommand command = AtaCommand::kReadFpdma;
+  bool fua = false;
+  std::uint8_t* data = nullptr;  // host memory for the payload (data-carrying runs only)
   Lba lba = 0;
   std::uint32_t sectors = 0;
   std::uint8_t tag = 0;  // NCQ tag while in flight
@@ -16,6 +19,7 @@ struct IoRequest {
   Picos issued_ps = 0, tagged_ps = 0, completed_ps = 0;
   std::uint32_t id = 0;  // owner's index
   std::uint64_t seq = 0; // issue order
+  bool is_write() const { return command == AtaCommand::kWriteFpdma; }
 };
 
 }  // namespace ssdlab

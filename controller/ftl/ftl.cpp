@@ -182,7 +182,10 @@ void Ftl::program_page(std::uint32_t die, OpenBlock& open, const Lpn* lpns, std:
     }
     const Lpn lpn = lpns[i];
     const std::uint32_t old = m_l2p[lpn];
-    if (old != kUnmapped && !(old & kBufferedBit)) invalidate(old);
+    if (old != kUnmapped && !(old & kBufferedBit)) {
+      invalidate(old);
+      if (m_listener) m_listener->relocated(old, base + i);
+    }
     m_l2p[lpn] = base + i;
     m_p2l[base + i] = lpn;
     ++m_valid[block];
@@ -205,6 +208,7 @@ void Ftl::erase_block(std::uint32_t die, std::uint32_t block, OpList& ops) {
   ++m_stats.erases;
   m_state[block] = BlockState::kFree;
   push_free(die, block);
+  if (m_listener) m_listener->erased(block);
   ops.push_back(NandOp{NandOpKind::kErase, OpOrigin::kGc, die, block, 0, 0, 0});
 }
 
@@ -284,6 +288,17 @@ bool Ftl::collect_one(std::uint32_t die, OpList& ops) {
     while (d.victim == current) copy_from_victim(die, ~std::uint64_t(0), ops);
   }
   return true;
+}
+
+bool Ftl::background_collect(std::uint32_t die, std::uint32_t target_free, std::uint32_t max_units,
+                             OpList& ops) {
+  DieState& d = m_dies[die];
+  const std::size_t before = ops.size();
+  if (d.victim < 0) {
+    if (d.free_count >= target_free || !start_victim(die, ops)) return ops.size() != before;
+  }
+  if (d.victim >= 0) copy_from_victim(die, max_units, ops);
+  return ops.size() != before;
 }
 
 bool Ftl::can_place(std::uint32_t die) const {

@@ -17,6 +17,14 @@ namespace ssdlab {
 
 using OpList = std::vector<NandOp>;  // reused by callers: cleared, never shrunk
 
+// Told when data moves between physical units or a block is erased (data-carrying simulations
+// move the bytes with it).
+struct FtlListener {
+  virtual void relocated(Pua from, Pua to) = 0;
+  virtual void erased(std::uint32_t block) = 0;
+  virtual ~FtlListener() = default;
+};
+
 struct FtlStats {
   std::uint64_t host_units_written = 0;   // units accepted from the host (into the buffer)
   std::uint64_t host_units_programmed = 0;
@@ -43,6 +51,7 @@ class Ftl {
   explicit Ftl(const DriveConfig& config);
 
   const Geometry& geometry() const { return m_geo; }
+  void set_listener(FtlListener* listener) { m_listener = listener; }
   std::uint32_t user_units() const { return static_cast<std::uint32_t>(m_l2p.size()); }
   const FtlStats& stats() const { return m_stats; }
 
@@ -74,6 +83,12 @@ class Ftl {
   // Returns false if no victim frees space.
   bool collect_one(std::uint32_t die, OpList& ops);
   bool needs_gc(std::uint32_t die) const { return m_dies[die].free_count < m_gc.free_blocks_low; }
+
+  // Background GC step on an idle die: continues the victim in progress or starts one while
+  // the die has fewer than `target_free` free blocks, relocating at most about `max_units`.
+  // Returns false (appending nothing) when there is nothing worth doing.
+  bool background_collect(std::uint32_t die, std::uint32_t target_free, std::uint32_t max_units,
+                          OpList& ops);
 
   // Secure erase: every block erased, every LPN unmapped.
   void secure_erase();
@@ -139,6 +154,7 @@ class Ftl {
   std::vector<DieState> m_dies;
   VictimIndex m_index;
   std::uint64_t m_sequence = 0;  // units written, the clock of cost-benefit ages
+  FtlListener* m_listener = nullptr;
   FtlStats m_stats;
 };
 

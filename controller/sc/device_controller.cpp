@@ -1,10 +1,11 @@
 #include "controller/sc/device_controller.h"
 
-#include <stdexcept>
+#include <algorithm>
+#include <cstring>
 
 namespace ssdlab {
 
-DeviceController::DeviceController(sc_core::sc_module_name name, const DriveConfig& config)
+DeviceController::DeviceController(sc_core::sc_module_name name, const DriveConfig& config, bool keep_data)
     : sc_core::sc_module(name),
       m_config(config),
       m_ftl(config),
@@ -22,8 +23,16 @@ DeviceController::DeviceController(sc_core::sc_module_name name, const DriveConf
   for (std::uint32_t r = records; r > 0; --r) m_free_records.push_back(r - 1);
   m_die_ops.assign(g.dies, 0);
   m_ops.reserve(4 * std::size_t(g.pages_per_block) + 4);
+  if (keep_data) {
+    m_store = std::make_unique<PageStore>(g);
+    m_slot_data.assign(std::size_t(m_buffer.capacity()) * g.unit_bytes, 0);
+    m_ftl.set_listener(this);
+  }
   SC_METHOD(on_cpu_done);
   sensitive << m_cpu_event;
+  dont_initialize();
+  SC_METHOD(on_idle);
+  sensitive << m_idle_event;
   dont_initialize();
 }
 
@@ -31,16 +40,24 @@ DeviceController::DeviceController(sc_core::sc_module_name name, const DriveConf
 
 void DeviceController::receive_from_host(const Fis& fis) {
   if (fis.kind == FisKind::kDataToDevice) {
-    data_arrived(fis.tag);
+    if (m_commands[fis.tag].op == AtaCommand::kDataSetManagement) {
+      trim_arrived(fis.tag);
+    } else {
+      data_arrived(fis.tag);
+    }
     return;
   }
   m_draining = false;
+  m_background = false;  // the host is back: idle-time GC stops issuing work
+  m_idle_event.cancel();
   Command& c = m_commands[fis.tag];
   c = Command{};
   c.active = true;
   c.op = fis.command;
   c.lba = fis.lba;
   c.sectors = fis.sectors;
+  c.write_through = !m_config.controller.write_cache || fis.fua;
+  c.host_data = fis.host_data;
   ++m_active_commands;
   ++m_stats.commands;
   if (m_cpu_busy) {
@@ -65,9 +82,21 @@ void DeviceController::on_cpu_done() {
 
 void DeviceController::dispatch(std::uint8_t tag) {
   Command& c = m_commands[tag];
-  if (c.sectors == 0 || c.lba + c.sectors > m_user_sectors) {
-    ++m_stats.rejected;
+  if (c.op == AtaCommand::kFlushCache) {
+    ++m_stats.flushes;
+    m_flush_tag = tag;
+    flush();
+    check_flush_command();
+    return;
+  }
+  const bool bad_range = c.sectors == 0 || c.lba + c.sectors > m_user_sectors;
+  if (bad_range || (c.op == AtaCommand::kDataSetManagement && !m_config.controller.trim)) {
+    ++m_stats.rejected;  // ABORTED (no TRIM support) or ID NOT FOUND (outside the drive)
     complete(tag, true);
+    return;
+  }
+  if (c.op == AtaCommand::kDataSetManagement) {  // fetch the range list
+    link->transmit(Fis{FisKind::kDataToDevice, tag, c.op, c.lba, c.sectors, trim_payload_bytes(c.sectors)});
     return;
   }
   const std::uint32_t unit = m_config.controller.mapping_unit_bytes;
@@ -82,11 +111,50 @@ void DeviceController::dispatch(std::uint8_t tag) {
   }
 }
 
+void DeviceController::complete(std::uint8_t tag, bool error) {
+  Fis sdb{FisKind::kSetDeviceBits, tag};
+  sdb.error = error;
+  link->transmit(sdb);
+  m_commands[tag].active = false;
+  if (--m_active_commands == 0 && m_config.controller.gc.idle_free_blocks > 0) {
+    m_idle_event.notify(to_sc_time(m_config.controller.gc.idle_delay_ps));
+  }
+  check_quiescent();
+}
+
 // ---- reads ---------------------------------------------------------------------------------
+
+void DeviceController::fill_unit(Lpn lpn, std::uint8_t* out) const {
+  const std::uint32_t unit = m_ftl.geometry().unit_bytes;
+  const std::uint32_t e = m_ftl.lookup(lpn);
+  if (e == kUnmapped) {
+    std::memset(out, 0, unit);
+  } else if (Ftl::is_buffered(e)) {
+    std::memcpy(out, &m_slot_data[std::size_t(Ftl::buffer_slot(e)) * unit], unit);
+  } else {
+    m_store->read(e, out);
+  }
+}
+
+void DeviceController::copy_read_data(const Command& c) {
+  // The data is what the mapping says at dispatch; the flash time is paid separately.
+  const std::uint32_t unit = m_ftl.geometry().unit_bytes;
+  const std::uint64_t first_byte = c.lba * kSectorBytes;
+  const std::uint64_t end_byte = first_byte + std::uint64_t(c.sectors) * kSectorBytes;
+  std::vector<std::uint8_t> scratch(unit);
+  for (std::uint32_t i = 0; i < c.units; ++i) {
+    const std::uint64_t unit_start = std::uint64_t(c.first_lpn + i) * unit;
+    const std::uint64_t from = std::max(unit_start, first_byte);
+    const std::uint64_t to = std::min(unit_start + unit, end_byte);
+    fill_unit(c.first_lpn + i, scratch.data());
+    std::memcpy(c.host_data + (from - first_byte), scratch.data() + (from - unit_start), to - from);
+  }
+}
 
 void DeviceController::start_read(std::uint8_t tag) {
   Command& c = m_commands[tag];
   const Geometry& g = m_ftl.geometry();
+  if (m_store && c.host_data) copy_read_data(c);
   NandOp op;
   bool have_op = false;
   for (std::uint32_t i = 0; i < c.units; ++i) {
@@ -110,8 +178,7 @@ void DeviceController::start_read(std::uint8_t tag) {
       m_ops.push_back(op);
       ++c.pending;
     }
-    op = NandOp{NandOpKind::kRead, OpOrigin::kHost, g.die_of_block(block), block, page,
-                g.unit_bytes, tag};
+    op = NandOp{NandOpKind::kRead, OpOrigin::kHost, g.die_of_block(block), block, page, g.unit_bytes, tag};
     have_op = true;
   }
   if (have_op) {
@@ -126,13 +193,13 @@ void DeviceController::start_read(std::uint8_t tag) {
   submit_ops();
 }
 
-// ---- writes --------------------------------------------------------------------------------
+// ---- writes and TRIM -----------------------------------------------------------------------
 
 void DeviceController::start_write(std::uint8_t tag) {
   Command& c = m_commands[tag];
   const Geometry& g = m_ftl.geometry();
   if (c.units > m_buffer.capacity()) {
-    ++m_stats.rejected;  // larger than the whole buffer: max_transfer is validated against it
+    ++m_stats.rejected;  // larger than the whole buffer (max_transfer is validated against it)
     complete(tag, true);
     return;
   }
@@ -161,8 +228,7 @@ void DeviceController::start_write(std::uint8_t tag) {
 }
 
 void DeviceController::request_buffer(std::uint8_t tag) {
-  if (!m_buffer_waiters.empty() ||
-      m_buffer.free_slots() - m_reserved_slots < m_commands[tag].units) {
+  if (!m_buffer_waiters.empty() || m_buffer.free_slots() - m_reserved_slots < m_commands[tag].units) {
     ++m_stats.buffer_waits;
   }
   m_buffer_waiters.push(tag);
@@ -183,159 +249,51 @@ void DeviceController::grant_buffer_space() {
 
 void DeviceController::data_arrived(std::uint8_t tag) {
   Command& c = m_commands[tag];
+  const std::uint32_t unit = m_ftl.geometry().unit_bytes;
+  const std::uint64_t first_byte = c.lba * kSectorBytes;
+  const std::uint64_t end_byte = first_byte + std::uint64_t(c.sectors) * kSectorBytes;
   m_reserved_slots -= c.units;
   for (std::uint32_t i = 0; i < c.units; ++i) {
     const Lpn lpn = c.first_lpn + i;
-    m_ftl.write_to_buffer(lpn, m_buffer.insert(lpn, tag));
+    const std::uint32_t slot = m_buffer.insert(lpn, tag);
+    if (m_store && c.host_data) {
+      std::uint8_t* dst = &m_slot_data[std::size_t(slot) * unit];
+      const std::uint64_t unit_start = std::uint64_t(lpn) * unit;
+      const std::uint64_t from = std::max(unit_start, first_byte);
+      const std::uint64_t to = std::min(unit_start + unit, end_byte);
+      if (to - from < unit) fill_unit(lpn, dst);  // merge: the old contents first
+      std::memcpy(dst + (from - unit_start), c.host_data + (from - first_byte), to - from);
+    }
+    m_ftl.write_to_buffer(lpn, slot);
   }
-  if (m_config.controller.write_cache) {
-    complete(tag);
-  } else {
+  if (c.write_through) {
     c.pending = c.units;
+  } else {
+    complete(tag);
   }
   flush();
 }
 
-void DeviceController::complete(std::uint8_t tag, bool error) {
-  Fis sdb{FisKind::kSetDeviceBits, tag};
-  sdb.error = error;
-  link->transmit(sdb);
-  m_commands[tag].active = false;
-  --m_active_commands;
-  check_quiescent();
+void DeviceController::trim_arrived(std::uint8_t tag) {
+  // Only whole mapping units can be unmapped; the edges of an unaligned range keep their data.
+  const Command& c = m_commands[tag];
+  const std::uint64_t unit = m_ftl.geometry().unit_bytes;
+  const std::uint64_t first_byte = c.lba * kSectorBytes;
+  const std::uint64_t end_byte = first_byte + std::uint64_t(c.sectors) * kSectorBytes;
+  const std::uint64_t first = (first_byte + unit - 1) / unit;
+  const std::uint64_t end = end_byte / unit;
+  for (std::uint64_t lpn = first; lpn < end; ++lpn) m_ftl.trim(static_cast<Lpn>(lpn));
+  ++m_stats.trims;
+  complete(tag);
+  flush();  // slots of trimmed LPNs are dropped, making room
 }
 
-// ---- flushing the buffer to flash ----------------------------------------------------------
-
-bool DeviceController::partial_flush_allowed() const {
-  // Write-through: the host waits for these units, so a page is programmed half full.
-  // Draining: the host is idle and everything goes to flash.
-  return !m_config.controller.write_cache || m_draining;
-}
-
-std::int64_t DeviceController::pick_die() {
-  const std::uint32_t dies = m_ftl.geometry().dies;
-  for (std::uint32_t i = 0; i < dies; ++i) {
-    const std::uint32_t die = (m_next_die + i) % dies;
-    if (m_die_ops[die] < kMaxQueuedOpsPerDie && m_ftl.can_place(die)) return die;
-  }
-  return -1;
-}
-
-void DeviceController::drop_slot(std::uint32_t slot) {
-  if (!m_config.controller.write_cache) {
-    Command& owner = m_commands[m_buffer.owner(slot)];
-    if (--owner.pending == 0) complete(static_cast<std::uint8_t>(m_buffer.owner(slot)));
-  }
-  m_buffer.release(slot);
-}
-
-void DeviceController::flush() {
-  const std::uint32_t upp = m_ftl.geometry().units_per_page;
-  for (;;) {
-    while (m_stage.size() < upp && m_buffer.dirty() > 0) {
-      const std::uint32_t slot = m_buffer.pop_dirty();
-      const std::uint32_t e = m_ftl.lookup(m_buffer.lpn(slot));
-      if (Ftl::is_buffered(e) && Ftl::buffer_slot(e) == slot) {
-        m_stage.push_back(slot);
-      } else {
-        drop_slot(slot);  // superseded by a newer write or trimmed
-      }
-    }
-    if (m_stage.empty()) break;
-    if (m_stage.size() < upp && !partial_flush_allowed()) break;
-    const std::int64_t die = pick_die();
-    if (die < 0) break;
-    // Staged slots may have been superseded since they were gathered.
-    m_stage_lpns.clear();
-    std::size_t kept = 0;
-    for (std::uint32_t slot : m_stage) {
-      const std::uint32_t e = m_ftl.lookup(m_buffer.lpn(slot));
-      if (Ftl::is_buffered(e) && Ftl::buffer_slot(e) == slot) {
-        m_stage[kept++] = slot;
-        m_stage_lpns.push_back(m_buffer.lpn(slot));
-      } else {
-        drop_slot(slot);
-      }
-    }
-    m_stage.resize(kept);
-    if (kept < upp && (kept == 0 || !partial_flush_allowed())) continue;
-    const std::uint32_t record = m_free_records.back();
-    const auto count = static_cast<std::uint32_t>(kept);
-    if (!m_ftl.place(static_cast<std::uint32_t>(die), m_stage_lpns.data(), count, record, m_ops)) {
-      submit_ops();  // GC work it may have started still has to run
-      m_next_die = static_cast<std::uint32_t>(die) + 1;
-      break;
-    }
-    m_free_records.pop_back();
-    m_record_count[record] = count;
-    for (std::uint32_t i = 0; i < count; ++i) m_record_slots[std::size_t(record) * upp + i] = m_stage[i];
-    m_stage.clear();
-    m_next_die = static_cast<std::uint32_t>(die) + 1;
-    submit_ops();
-  }
-  grant_buffer_space();  // dropped slots may have made room
-}
-
-void DeviceController::submit_ops() {
-  for (const NandOp& op : m_ops) {
-    ++m_die_ops[op.die];
-    ++m_flash_ops;
-    flash->submit(op);
-  }
-  m_ops.clear();
-}
-
-// ---- flash completions ---------------------------------------------------------------------
-
-void DeviceController::flash_done(const NandOp& op) {
-  --m_die_ops[op.die];
-  --m_flash_ops;
-  if (op.origin == OpOrigin::kHost) {
-    if (op.kind == NandOpKind::kProgram) {
-      program_done(op.cookie);
-    } else if (op.kind == NandOpKind::kRead) {
-      const auto tag = static_cast<std::uint8_t>(op.cookie & 0xff);
-      Command& c = m_commands[tag];
-      if (--c.pending == 0) {
-        if (op.cookie & kRmwCookie) {
-          request_buffer(tag);
-        } else {
-          link->transmit(Fis{FisKind::kDataToHost, tag, c.op, c.lba, c.sectors,
-                             c.sectors * kSectorBytes});
-          complete(tag);
-        }
-      }
-    }
-  }
-  flush();
-  check_quiescent();
-}
-
-void DeviceController::program_done(std::uint32_t record) {
-  const std::uint32_t upp = m_ftl.geometry().units_per_page;
-  for (std::uint32_t i = 0; i < m_record_count[record]; ++i) {
-    drop_slot(m_record_slots[std::size_t(record) * upp + i]);
-  }
-  m_free_records.push_back(record);
-  grant_buffer_space();
-}
-
-void DeviceController::request_drain() {
-  m_draining = true;
-  flush();
-  check_quiescent();
-}
-
-void DeviceController::check_quiescent() {
-  if (quiescent()) m_quiescent_event.notify(sc_core::SC_ZERO_TIME);
-}
-
-void DeviceController::secure_erase() {
-  if (!quiescent()) throw std::logic_error("secure erase needs a quiescent drive");
-  m_buffer.clear();
-  m_stage.clear();
-  m_ftl.secure_erase();
+void DeviceController::check_flush_command() {
+  if (m_flush_tag < 0) return;
+  if (m_buffer.dirty() != 0 || !m_stage.empty() || m_host_programs != 0) return;
+  const auto tag = static_cast<std::uint8_t>(m_flush_tag);
+  m_flush_tag = -1;
+  complete(tag);
 }
 
 }  // namespace ssdlab

@@ -1,10 +1,12 @@
 // The drive's controller: receives ATA commands over SATA (NCQ), pays the firmware cost,
 // runs the write buffer and the FTL, and turns their decisions into flash operations.
 // The firmware objects (Ftl, WriteBuffer) are plain C++; this module only keeps time.
+// Implementation: device_controller.cpp (commands), device_backend.cpp (flash side).
 #pragma once
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "controller/ftl/ftl.h"
@@ -13,6 +15,7 @@
 #include "model/core/config.h"
 #include "model/core/ring.h"
 #include "nand/flash_if.h"
+#include "nand/page_store.h"
 
 namespace ssdlab {
 
@@ -24,15 +27,21 @@ struct ControllerStats {
   std::uint64_t rmw_reads = 0;                // reads for partially written mapping units
   std::uint64_t buffer_waits = 0;             // writes that waited for buffer space
   std::uint64_t rejected = 0;                 // commands completed with an error
+  std::uint64_t trims = 0, flushes = 0;
+  std::uint64_t background_gc_ops = 0;        // flash operations issued by idle-time GC
 };
 
-class DeviceController : public sc_core::sc_module, public SataDeviceIf, public FlashCompletionIf {
+class DeviceController : public sc_core::sc_module,
+                         public SataDeviceIf,
+                         public FlashCompletionIf,
+                         private FtlListener {
  public:
   sc_core::sc_port<FlashIf> flash;
   sc_core::sc_port<SataLinkIf> link;
 
   SC_HAS_PROCESS(DeviceController);
-  DeviceController(sc_core::sc_module_name name, const DriveConfig& config);
+  // `keep_data`: carry real bytes (write buffer and flash pages), for the NBD front end.
+  DeviceController(sc_core::sc_module_name name, const DriveConfig& config, bool keep_data = false);
 
   void receive_from_host(const Fis& fis) override;
   void flash_done(const NandOp& op) override;
@@ -43,14 +52,22 @@ class DeviceController : public sc_core::sc_module, public SataDeviceIf, public 
   // The host went idle: program whatever the buffer holds, partial pages included.
   // drained() turns true (and quiescent_event fires) once all of it is on flash.
   void request_drain();
-  bool drained() const { return quiescent() && m_buffer.dirty() == 0 && m_stage.empty(); }
+  // Idle-time GC may still be running: it stops by itself when a command arrives.
+  bool drained() const {
+    return m_active_commands == 0 && m_host_programs == 0 && m_buffer.dirty() == 0 && m_stage.empty();
+  }
+  // Stop idle-time GC from issuing more work (before a secure erase, say).
+  void hold_background();
   // ATA SECURITY ERASE on a quiescent drive: buffer dropped, every block erased.
   void secure_erase();
 
   const Ftl& ftl() const { return m_ftl; }
+  Ftl& ftl() { return m_ftl; }
   const WriteBuffer& buffer() const { return m_buffer; }
   const ControllerStats& stats() const { return m_stats; }
   std::uint64_t user_sectors() const { return m_user_sectors; }
+  const PageStore* page_store() const { return m_store.get(); }
+  PageStore* page_store() { return m_store.get(); }
 
  private:
   static constexpr std::uint32_t kMaxTags = 32;
@@ -64,19 +81,28 @@ class DeviceController : public sc_core::sc_module, public SataDeviceIf, public 
     AtaCommand op = AtaCommand::kReadFpdma;
     Lba lba = 0;
     std::uint32_t sectors = 0;
+    bool write_through = false;  // write cache off, or FUA
+    std::uint8_t* host_data = nullptr;
     Lpn first_lpn = 0;
     std::uint32_t units = 0;
     std::uint32_t pending = 0;  // NAND reads (read, RMW) or unprogrammed units (write-through)
   };
 
+  // Commands (device_controller.cpp).
   void on_cpu_done();
   void dispatch(std::uint8_t tag);
   void start_read(std::uint8_t tag);
+  void copy_read_data(const Command& c);
   void start_write(std::uint8_t tag);
   void request_buffer(std::uint8_t tag);
   void grant_buffer_space();
   void data_arrived(std::uint8_t tag);
+  void fill_unit(Lpn lpn, std::uint8_t* out) const;
+  void trim_arrived(std::uint8_t tag);
   void complete(std::uint8_t tag, bool error = false);
+  void check_flush_command();
+
+  // Flash side (device_backend.cpp).
   void flush();
   bool partial_flush_allowed() const;
   std::int64_t pick_die();
@@ -84,10 +110,16 @@ class DeviceController : public sc_core::sc_module, public SataDeviceIf, public 
   void drop_slot(std::uint32_t slot);
   void program_done(std::uint32_t record);
   void check_quiescent();
+  void on_idle();
+  void background_step(std::uint32_t die);
+  void relocated(Pua from, Pua to) override;
+  void erased(std::uint32_t block) override;
 
   DriveConfig m_config;
   Ftl m_ftl;
   WriteBuffer m_buffer;
+  std::unique_ptr<PageStore> m_store;  // flash data (keep_data only)
+  std::vector<std::uint8_t> m_slot_data;  // buffer data, one mapping unit per slot (keep_data only)
   std::uint64_t m_user_sectors;
   std::array<Command, kMaxTags> m_commands{};
   Ring<std::uint8_t> m_cpu_queue;
@@ -103,13 +135,18 @@ class DeviceController : public sc_core::sc_module, public SataDeviceIf, public 
   std::vector<std::uint32_t> m_record_slots;
   std::vector<std::uint32_t> m_record_count;
   std::vector<std::uint32_t> m_free_records;
+  std::uint32_t m_host_programs = 0;
   std::vector<std::uint32_t> m_die_ops;  // operations queued per die
   std::uint32_t m_next_die = 0;
   OpList m_ops;
   std::uint32_t m_active_commands = 0;
-  bool m_draining = false;
   std::uint64_t m_flash_ops = 0;
+  bool m_draining = false;
+  int m_flush_tag = -1;  // FLUSH CACHE waiting for the buffer to reach flash
   sc_core::sc_event m_quiescent_event;
+  // Background (idle-time) GC.
+  sc_core::sc_event m_idle_event;
+  bool m_background = false;
   ControllerStats m_stats;
 };
 

@@ -10,9 +10,27 @@
 namespace ssdlab {
 
 enum class AtaCommand : std::uint8_t {
-  kReadFpdma,   // READ FPDMA QUEUED (READ DMA EXT when NCQ is off)
-  kWriteFpdma,  // WRITE FPDMA QUEUED (WRITE DMA EXT when NCQ is off)
+  kReadFpdma,          // READ FPDMA QUEUED (READ DMA EXT when NCQ is off)
+  kWriteFpdma,         // WRITE FPDMA QUEUED (WRITE DMA EXT when NCQ is off)
+  kDataSetManagement,  // DATA SET MANAGEMENT with the TRIM bit: non-queued
+  kFlushCache,         // FLUSH CACHE EXT: non-queued
 };
+
+// Non-queued commands may only be issued when no NCQ command is outstanding, and nothing
+// else is issued until they complete (what the 2009-2011 generation of drives required).
+constexpr bool is_queued(AtaCommand c) {
+  return c == AtaCommand::kReadFpdma || c == AtaCommand::kWriteFpdma;
+}
+
+// A DATA SET MANAGEMENT range entry: 48-bit LBA + 16-bit sector count, 64 entries per
+// 512-byte block of the range list the host sends.
+constexpr std::uint32_t kTrimRangeMaxSectors = 65535;
+constexpr std::uint32_t kTrimEntriesPerBlock = 64;
+inline std::uint32_t trim_payload_bytes(std::uint64_t sectors) {
+  const std::uint64_t entries = (sectors + kTrimRangeMaxSectors - 1) / kTrimRangeMaxSectors;
+  const std::uint64_t blocks = (entries + kTrimEntriesPerBlock - 1) / kTrimEntriesPerBlock;
+  return static_cast<std::uint32_t>((blocks ? blocks : 1) * kSectorBytes);
+}
 
 enum class FisKind : std::uint8_t {
   kCommand,       // Register H2D FIS carrying the command
@@ -28,7 +46,11 @@ struct Fis {
   Lba lba = 0;
   std::uint32_t sectors = 0;
   std::uint32_t data_bytes = 0;  // payload for the data kinds
+  bool fua = false;              // write: forced unit access (complete only once on flash)
   bool error = false;            // completion with an error status
+  // Host memory the command's data is moved from/to (the PRD table, reduced to one buffer);
+  // null when the simulation does not carry data.
+  std::uint8_t* host_data = nullptr;
 };
 
 // Bytes a FIS occupies on the wire: payload plus SOF/CRC/EOF framing and the handshake

@@ -44,6 +44,11 @@ struct GcConfig {
   // and reclaims victims until it has `free_blocks_high`.
   std::uint32_t free_blocks_low = 2;
   std::uint32_t free_blocks_high = 3;
+  // Background GC: once the host has been idle for `idle_delay`, dies with fewer than
+  // `idle_free_blocks` free blocks collect victims a page at a time until they have that many
+  // (or nothing more can be gained); a host command stops it. 0 disables it.
+  Picos idle_delay_ps = 100 * kPicosPerMs;
+  std::uint32_t idle_free_blocks = 0;
 };
 
 struct ControllerConfig {
@@ -51,6 +56,7 @@ struct ControllerConfig {
   Picos firmware_cost_ps = 0;             // CPU time per command
   std::uint64_t write_buffer_bytes = 0;   // DRAM write buffer
   bool write_cache = true;                // complete writes once buffered
+  bool trim = true;                       // DATA SET MANAGEMENT / TRIM supported
   double op = 0.07;                       // spare fraction of raw capacity hidden from the host
   std::uint64_t user_bytes = 0;           // derived from op (or given as `capacity`)
   std::uint32_t mapping_unit_bytes = 4096;

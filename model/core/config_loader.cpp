@@ -180,6 +180,7 @@ void DriveParser::parse_controller(const YAML::Node& node) {
       get_size(src_, require(src_, node, p, "write_buffer"), "controller.write_buffer");
   if (node["write_cache"])
     ctl.write_cache = get_bool(src_, node["write_cache"], "controller.write_cache");
+  if (node["trim"]) ctl.trim = get_bool(src_, node["trim"], "controller.trim");
   ctl.max_transfer_bytes = kMaxTransferLimit;
   if (const YAML::Node max = node["max_transfer"]) {
     ctl.max_transfer_bytes = get_size(src_, max, "controller.max_transfer");
@@ -231,6 +232,9 @@ void DriveParser::parse_gc(const YAML::Node& node) {
   }
   gc.free_blocks_low = u32(node, "free_blocks_low", p, 1, kU32Max - 2, false, 2);
   gc.free_blocks_high = u32(node, "free_blocks_high", p, 1, kU32Max - 2, false, 3);
+  if (node["idle_delay"])
+    gc.idle_delay_ps = get_duration(src_, node["idle_delay"], "controller.gc.idle_delay");
+  gc.idle_free_blocks = u32(node, "idle_free_blocks", p, 0, kU32Max - 2, false, 0);
   if (gc.free_blocks_high <= gc.free_blocks_low)
     fail_key(src_, node, "controller.gc", "free_blocks_high",
              "thresholds inverted: free_blocks_high (" + std::to_string(gc.free_blocks_high) +
@@ -404,7 +408,8 @@ std::string effective_config_yaml(const DriveConfig& c) {
     << "  queue_depth: " << ctl.queue_depth << "\n"
     << "  firmware_cost: " << format_duration(ctl.firmware_cost_ps) << "\n"
     << "  write_buffer: " << format_size(ctl.write_buffer_bytes) << "\n"
-    << "  write_cache: " << (ctl.write_cache ? "true" : "false") << "\n";
+    << "  write_cache: " << (ctl.write_cache ? "true" : "false") << "\n"
+    << "  trim: " << (ctl.trim ? "true" : "false") << "\n";
   // op when it reproduces user_bytes exactly, else the exact capacity.
   if (user_bytes_for_op(n.raw_bytes(), ctl.op, ctl.mapping_unit_bytes) == ctl.user_bytes)
     o << "  op: " << fraction_text(ctl.op) << "\n";
@@ -415,7 +420,9 @@ std::string effective_config_yaml(const DriveConfig& c) {
     << "  gc:\n"
     << "    policy: " << to_string(ctl.gc.policy) << "\n"
     << "    free_blocks_low: " << ctl.gc.free_blocks_low << "\n"
-    << "    free_blocks_high: " << ctl.gc.free_blocks_high << "\n";
+    << "    free_blocks_high: " << ctl.gc.free_blocks_high << "\n"
+    << "    idle_delay: " << format_duration(ctl.gc.idle_delay_ps) << "\n"
+    << "    idle_free_blocks: " << ctl.gc.idle_free_blocks << "\n";
   o << "host:\n"
     << "  sata: " << format_bits_per_s(c.host.sata_line_bps) << "\n"
     << "  ncq_tags: " << c.host.ncq_tags << "\n";

@@ -52,6 +52,7 @@ void ScenarioRunner::finish_result(PhaseResult& r, const Snapshot& before) const
 }
 
 void ScenarioRunner::wait_quiescent() {
+  ssd.controller.hold_background();
   while (!ssd.controller.quiescent()) sc_core::wait(ssd.controller.quiescent_event());
 }
 

@@ -78,6 +78,9 @@ void check_same(const DriveConfig& a, const DriveConfig& b) {
   CHECK(a.controller.gc.policy == b.controller.gc.policy);
   CHECK(a.controller.gc.free_blocks_low == b.controller.gc.free_blocks_low);
   CHECK(a.controller.gc.free_blocks_high == b.controller.gc.free_blocks_high);
+  CHECK(a.controller.gc.idle_delay_ps == b.controller.gc.idle_delay_ps);
+  CHECK(a.controller.gc.idle_free_blocks == b.controller.gc.idle_free_blocks);
+  CHECK(a.controller.trim == b.controller.trim);
   CHECK(a.host.sata_line_bps == b.host.sata_line_bps);
   CHECK(a.host.ncq_tags == b.host.ncq_tags);
 }
@@ -136,9 +139,17 @@ TEST_CASE("optional keys take their defaults", "[config]") {
   CHECK(c.controller.write_cache);
   CHECK(c.controller.mapping_unit_bytes == 4096);
   CHECK(c.controller.max_transfer_bytes == 8ULL << 20);  // the default is capped by the 8MiB buffer
+  CHECK(c.controller.trim);
   CHECK(c.controller.gc.policy == GcPolicyKind::kGreedy);
   CHECK(c.controller.gc.free_blocks_low == 2);
   CHECK(c.controller.gc.free_blocks_high == 3);
+  CHECK(c.controller.gc.idle_delay_ps == 100 * kPicosPerMs);
+  CHECK(c.controller.gc.idle_free_blocks == 0);
+  const DriveConfig idle = parse(kBase + "  trim: false\n  gc:\n    idle_delay: 1s\n    idle_free_blocks: 6\n");
+  CHECK_FALSE(idle.controller.trim);
+  CHECK(idle.controller.gc.idle_delay_ps == kPicosPerSec);
+  CHECK(idle.controller.gc.idle_free_blocks == 6);
+  check_round_trip(idle);
   CHECK(c.host.sata_line_bps == 3000000000ULL);
   CHECK(c.host.ncq_tags == 32);
 }

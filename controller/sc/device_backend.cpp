@@ -1,0 +1,179 @@
+// DeviceController, flash side: flushing the buffer into page programs, flash completions,
+// draining, idle-time GC and the data that moves with relocations.
+#include <stdexcept>
+
+#include "controller/sc/device_controller.h"
+
+namespace ssdlab {
+
+bool DeviceController::partial_flush_allowed() const {
+  // Write-through, FUA and FLUSH CACHE: the host waits for these units, so a page may be
+  // programmed part full. Draining: the host is idle and everything goes to flash.
+  if (!m_config.controller.write_cache || m_draining || m_flush_tag >= 0) return true;
+  for (std::uint32_t slot : m_stage) {
+    const Command& owner = m_commands[m_buffer.owner(slot)];
+    if (owner.active && owner.write_through) return true;
+  }
+  return false;
+}
+
+std::int64_t DeviceController::pick_die() {
+  const std::uint32_t dies = m_ftl.geometry().dies;
+  for (std::uint32_t i = 0; i < dies; ++i) {
+    const std::uint32_t die = (m_next_die + i) % dies;
+    if (m_die_ops[die] < kMaxQueuedOpsPerDie && m_ftl.can_place(die)) return die;
+  }
+  return -1;
+}
+
+void DeviceController::drop_slot(std::uint32_t slot) {
+  Command& owner = m_commands[m_buffer.owner(slot)];
+  if (owner.active && owner.write_through && owner.op == AtaCommand::kWriteFpdma && --owner.pending == 0) {
+    complete(static_cast<std::uint8_t>(m_buffer.owner(slot)));
+  }
+  m_buffer.release(slot);
+}
+
+void DeviceController::flush() {
+  const std::uint32_t upp = m_ftl.geometry().units_per_page;
+  const std::uint32_t unit = m_ftl.geometry().unit_bytes;
+  for (;;) {
+    while (m_stage.size() < upp && m_buffer.dirty() > 0) {
+      const std::uint32_t slot = m_buffer.pop_dirty();
+      const std::uint32_t e = m_ftl.lookup(m_buffer.lpn(slot));
+      if (Ftl::is_buffered(e) && Ftl::buffer_slot(e) == slot) {
+        m_stage.push_back(slot);
+      } else {
+        drop_slot(slot);  // superseded by a newer write or trimmed
+      }
+    }
+    if (m_stage.empty()) break;
+    if (m_stage.size() < upp && !partial_flush_allowed()) break;
+    const std::int64_t die = pick_die();
+    if (die < 0) break;
+    // Staged slots may have been superseded since they were gathered.
+    m_stage_lpns.clear();
+    std::size_t kept = 0;
+    for (std::uint32_t slot : m_stage) {
+      const std::uint32_t e = m_ftl.lookup(m_buffer.lpn(slot));
+      if (Ftl::is_buffered(e) && Ftl::buffer_slot(e) == slot) {
+        m_stage[kept++] = slot;
+        m_stage_lpns.push_back(m_buffer.lpn(slot));
+      } else {
+        drop_slot(slot);
+      }
+    }
+    m_stage.resize(kept);
+    if (kept < upp && (kept == 0 || !partial_flush_allowed())) continue;
+    const std::uint32_t record = m_free_records.back();
+    const auto count = static_cast<std::uint32_t>(kept);
+    m_next_die = static_cast<std::uint32_t>(die) + 1;
+    if (!m_ftl.place(static_cast<std::uint32_t>(die), m_stage_lpns.data(), count, record, m_ops)) {
+      submit_ops();  // GC work it may have started still has to run
+      break;
+    }
+    m_free_records.pop_back();
+    m_record_count[record] = count;
+    for (std::uint32_t i = 0; i < count; ++i) {
+      m_record_slots[std::size_t(record) * upp + i] = m_stage[i];
+      if (m_store) m_store->write(m_ftl.lookup(m_stage_lpns[i]), &m_slot_data[std::size_t(m_stage[i]) * unit]);
+    }
+    m_stage.clear();
+    ++m_host_programs;
+    submit_ops();
+  }
+  grant_buffer_space();  // dropped slots may have made room
+  check_flush_command();
+}
+
+void DeviceController::submit_ops() {
+  for (const NandOp& op : m_ops) {
+    ++m_die_ops[op.die];
+    ++m_flash_ops;
+    flash->submit(op);
+  }
+  m_ops.clear();
+}
+
+void DeviceController::flash_done(const NandOp& op) {
+  --m_die_ops[op.die];
+  --m_flash_ops;
+  if (op.origin == OpOrigin::kHost) {
+    if (op.kind == NandOpKind::kProgram) {
+      program_done(op.cookie);
+    } else if (op.kind == NandOpKind::kRead) {
+      const auto tag = static_cast<std::uint8_t>(op.cookie & 0xff);
+      Command& c = m_commands[tag];
+      if (--c.pending == 0) {
+        if (op.cookie & kRmwCookie) {
+          request_buffer(tag);
+        } else {
+          link->transmit(Fis{FisKind::kDataToHost, tag, c.op, c.lba, c.sectors, c.sectors * kSectorBytes});
+          complete(tag);
+        }
+      }
+    }
+  } else if (m_background && m_die_ops[op.die] == 0) {
+    background_step(op.die);
+  }
+  flush();
+  check_quiescent();
+}
+
+void DeviceController::program_done(std::uint32_t record) {
+  const std::uint32_t upp = m_ftl.geometry().units_per_page;
+  --m_host_programs;
+  for (std::uint32_t i = 0; i < m_record_count[record]; ++i) {
+    drop_slot(m_record_slots[std::size_t(record) * upp + i]);
+  }
+  m_free_records.push_back(record);
+  grant_buffer_space();
+}
+
+void DeviceController::request_drain() {
+  m_draining = true;
+  flush();
+  check_quiescent();
+}
+
+void DeviceController::check_quiescent() {
+  if (quiescent() || drained()) m_quiescent_event.notify(sc_core::SC_ZERO_TIME);
+}
+
+void DeviceController::hold_background() {
+  m_background = false;
+  m_idle_event.cancel();
+}
+
+void DeviceController::secure_erase() {
+  if (!quiescent()) throw std::logic_error("secure erase needs a quiescent drive");
+  m_buffer.clear();
+  m_stage.clear();
+  m_ftl.secure_erase();
+  if (m_store) m_store->clear();
+}
+
+// ---- idle-time GC --------------------------------------------------------------------------
+
+void DeviceController::on_idle() {
+  if (m_active_commands != 0) return;
+  m_background = true;
+  for (std::uint32_t die = 0; die < m_ftl.geometry().dies; ++die) {
+    if (m_die_ops[die] == 0) background_step(die);
+  }
+}
+
+void DeviceController::background_step(std::uint32_t die) {
+  // One page of copies at a time, so that a returning host waits for little.
+  const std::uint32_t target = m_config.controller.gc.idle_free_blocks;
+  if (!m_ftl.background_collect(die, target, m_ftl.geometry().units_per_page, m_ops)) return;
+  m_stats.background_gc_ops += m_ops.size();
+  submit_ops();
+}
+
+// ---- data moving with the FTL (keep_data) --------------------------------------------------
+
+void DeviceController::relocated(Pua from, Pua to) { m_store->move(from, to); }
+void DeviceController::erased(std::uint32_t block) { m_store->erase(block); }
+
+}  // namespace ssdlab
