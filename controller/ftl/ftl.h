@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <iosfwd>
 #include <string>
 #include <vector>
 
@@ -102,6 +103,12 @@ class Ftl {
   std::int64_t active_victim(std::uint32_t die) const { return m_dies[die].victim; }
   // Valid-unit count of the block the configured policy would collect next on `die`, or -1.
   std::int64_t next_victim(std::uint32_t die) const;
+
+  // The whole mapping state as bytes (an aged drive saved and restored by `ssdlab serve
+  // --image`); load() throws std::runtime_error on a stream that does not match this
+  // geometry. Implemented in ftl_image.cpp.
+  void save(std::ostream& out) const;
+  void load(std::istream& in);
 
   // Checks every structural invariant: each mapped LPN's unit points back to it, per-block
   // valid counts equal a recount, free/open/closed accounting and the victim index agree.

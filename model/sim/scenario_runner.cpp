@@ -22,35 +22,6 @@ ScenarioRunner::ScenarioRunner(sc_core::sc_module_name name, const ScenarioSpec&
   dont_initialize();
 }
 
-ScenarioRunner::Snapshot ScenarioRunner::snapshot() const {
-  Snapshot s;
-  s.ftl = ssd.controller.ftl().stats();
-  s.controller = ssd.controller.stats();
-  for (std::uint32_t d = 0; d < ssd.flash.dies(); ++d) s.die_busy.push_back(ssd.flash.die(d).busy_until_now());
-  s.link_busy = ssd.link.stats().busy_ps;
-  return s;
-}
-
-void ScenarioRunner::finish_result(PhaseResult& r, const Snapshot& before) const {
-  const Snapshot after = snapshot();
-  r.sim_end_ps = now_picos();
-  r.host_units_written = after.ftl.host_units_written - before.ftl.host_units_written;
-  r.nand_units_programmed = after.ftl.nand_units_programmed() - before.ftl.nand_units_programmed();
-  r.gc_erases = after.ftl.gc_erases - before.ftl.gc_erases;
-  r.gc_units_copied = after.ftl.gc_units_copied - before.ftl.gc_units_copied;
-  r.erases = after.ftl.erases - before.ftl.erases;
-  r.rmw_reads = after.controller.rmw_reads - before.controller.rmw_reads;
-  r.buffer_waits = after.controller.buffer_waits - before.controller.buffer_waits;
-  r.free_blocks_end = ssd.controller.ftl().free_blocks_total();
-  const Picos span = r.sim_end_ps - r.sim_start_ps;
-  if (span > 0) {
-    double busy = 0;
-    for (std::size_t d = 0; d < after.die_busy.size(); ++d) busy += double(after.die_busy[d] - before.die_busy[d]);
-    r.die_utilisation = busy / double(span) / double(after.die_busy.size());
-    r.link_utilisation = double(after.link_busy - before.link_busy) / double(span);
-  }
-}
-
 void ScenarioRunner::wait_quiescent() {
   ssd.controller.hold_background();
   while (!ssd.controller.quiescent()) sc_core::wait(ssd.controller.quiescent_event());
@@ -65,18 +36,18 @@ void ScenarioRunner::run_phase(const PhaseSpec& phase, std::size_t index) {
   m_current_phase = static_cast<std::uint32_t>(index);
   if (phase.kind == PhaseKind::kSecureErase) {
     wait_quiescent();
-    r.sim_start_ps = now_picos();
-    const Snapshot before = snapshot();
+    PhaseMeter meter;
+    meter.begin(ssd);
     ssd.controller.secure_erase();
-    finish_result(r, before);
+    meter.end(ssd, r);
   } else {
     if (phase.job.bs_bytes > m_config.controller.max_transfer_bytes) {
       throw std::invalid_argument("bs " + std::to_string(phase.job.bs_bytes) +
                                   " exceeds the drive's controller.max_transfer (" +
                                   std::to_string(m_config.controller.max_transfer_bytes) + " bytes)");
     }
-    r.sim_start_ps = now_picos();
-    const Snapshot before = snapshot();
+    PhaseMeter meter;
+    meter.begin(ssd);
     const std::uint64_t seed =
         phase.job.randseed_set ? phase.job.randseed : m_scenario.seed * 1000003ULL + index;
     driver.start(phase.job, ssd.controller.user_sectors() * kSectorBytes, seed, r.io);
@@ -85,7 +56,7 @@ void ScenarioRunner::run_phase(const PhaseSpec& phase, std::size_t index) {
     // flash work (WAF, GC) is all counted here. Throughput is over the I/O window only.
     ssd.controller.request_drain();
     while (!ssd.controller.drained()) sc_core::wait(ssd.controller.quiescent_event());
-    finish_result(r, before);
+    meter.end(ssd, r);
   }
   r.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   m_results.push_back(r);

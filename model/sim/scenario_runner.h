@@ -9,6 +9,7 @@
 #include "host/host_driver.h"
 #include "model/core/config.h"
 #include "model/core/scenario.h"
+#include "model/sim/phase_meter.h"
 #include "model/sim/phase_result.h"
 #include "model/sim/ssd.h"
 
@@ -31,17 +32,9 @@ class ScenarioRunner : public sc_core::sc_module {
   std::function<void(const PhaseResult&)> on_phase_done;
 
  private:
-  struct Snapshot {
-    FtlStats ftl;
-    ControllerStats controller;
-    std::vector<Picos> die_busy;
-    Picos link_busy = 0;
-  };
   void run();
   void run_phase(const PhaseSpec& phase, std::size_t index);
   void wait_quiescent();
-  Snapshot snapshot() const;
-  void finish_result(PhaseResult& r, const Snapshot& before) const;
   void on_sample();
 
   ScenarioSpec m_scenario;

@@ -19,10 +19,11 @@ class Ssd : public sc_core::sc_module {
   SataLink link;
   AhciHba hba;
 
-  Ssd(sc_core::sc_module_name name, const DriveConfig& config)
+  // `keep_data`: carry real bytes through buffer and flash (the NBD server does).
+  Ssd(sc_core::sc_module_name name, const DriveConfig& config, bool keep_data = false)
       : sc_core::sc_module(name),
         flash("nand", config.nand),
-        controller("controller", config),
+        controller("controller", config, keep_data),
         link("link", config.host),
         hba("hba", std::min(config.host.ncq_tags, config.controller.queue_depth)) {
     controller.flash(flash);
