@@ -1,6 +1,8 @@
 #include "host/host_driver.h"
 
+#include <algorithm>
 #include <stdexcept>
+#include <utility>
 
 #include "nand/flash_if.h"
 
@@ -14,11 +16,20 @@ HostDriver::HostDriver(sc_core::sc_module_name name) : sc_core::sc_module(name) 
 
 void HostDriver::start(const JobSpec& job, std::uint64_t capacity_bytes, std::uint64_t seed,
                        IoStats& stats) {
+  begin(std::make_unique<JobGenerator>(job, capacity_bytes, seed), job.iodepth, job.runtime_ps, stats);
+}
+
+void HostDriver::start_trim(std::vector<std::pair<Lba, std::uint64_t>> ranges, IoStats& stats) {
+  begin(std::make_unique<TrimSource>(std::move(ranges)), 1, 0, stats);
+}
+
+void HostDriver::begin(std::unique_ptr<IoSource> source, std::uint32_t depth, Picos runtime_ps,
+                       IoStats& stats) {
   if (m_running) throw std::logic_error("host driver already runs a job");
-  m_generator = std::make_unique<JobGenerator>(job, capacity_bytes, seed);
-  m_requests.assign(job.iodepth, IoRequest{});
+  m_generator = std::move(source);
+  m_requests.assign(depth, IoRequest{});
   m_free.clear();
-  for (std::uint32_t i = job.iodepth; i > 0; --i) {
+  for (std::uint32_t i = depth; i > 0; --i) {
     m_requests[i - 1].id = i - 1;
     m_free.push_back(i - 1);
   }
@@ -29,9 +40,42 @@ void HostDriver::start(const JobSpec& job, std::uint64_t capacity_bytes, std::ui
   stats.first_issue_ps = now_picos();
   stats.last_complete_ps = now_picos();
   m_deadline_event.cancel();
-  if (job.runtime_ps) m_deadline_event.notify(to_sc_time(job.runtime_ps));
+  if (runtime_ps) m_deadline_event.notify(to_sc_time(runtime_ps));
   issue_more();
   finish_if_drained();
+}
+
+namespace {
+constexpr std::uint64_t kChunkSectors = 4096 / kSectorBytes;
+}
+
+void HostDriver::mark(std::uint64_t capacity_bytes) {
+  const std::uint64_t chunks = (capacity_bytes / kSectorBytes + kChunkSectors - 1) / kChunkSectors;
+  m_written.assign((chunks + 63) / 64, 0);
+}
+
+void HostDriver::note_written(const IoRequest& r) {
+  const std::uint64_t first = r.lba / kChunkSectors;
+  const std::uint64_t last = (r.lba + r.sectors - 1) / kChunkSectors;
+  for (std::uint64_t c = first; c <= last; ++c) m_written[c / 64] |= std::uint64_t(1) << (c % 64);
+}
+
+std::vector<std::pair<Lba, std::uint64_t>> HostDriver::unwritten_ranges(std::uint64_t capacity_bytes) const {
+  std::vector<std::pair<Lba, std::uint64_t>> ranges;
+  const std::uint64_t sectors = capacity_bytes / kSectorBytes;
+  const std::uint64_t chunks = (sectors + kChunkSectors - 1) / kChunkSectors;
+  std::uint64_t c = 0;
+  while (c < chunks) {
+    if (m_written[c / 64] >> (c % 64) & 1) {
+      ++c;
+      continue;
+    }
+    const std::uint64_t start = c;
+    while (c < chunks && !(m_written[c / 64] >> (c % 64) & 1)) ++c;
+    const Lba lba = start * kChunkSectors;
+    ranges.emplace_back(lba, std::min(c * kChunkSectors, sectors) - lba);
+  }
+  return ranges;
 }
 
 void HostDriver::issue_more() {
@@ -43,7 +87,8 @@ void HostDriver::issue_more() {
     }
     IoRequest& r = m_requests[m_free.back()];
     m_free.pop_back();
-    r.command = io.write ? AtaCommand::kWriteFpdma : AtaCommand::kReadFpdma;
+    r.command = io.trim ? AtaCommand::kDataSetManagement
+                        : io.write ? AtaCommand::kWriteFpdma : AtaCommand::kReadFpdma;
     r.lba = io.lba;
     r.sectors = io.sectors;
     r.error = false;
@@ -60,7 +105,10 @@ void HostDriver::io_done(IoRequest* r) {
   const std::uint64_t bytes = std::uint64_t(r->sectors) * kSectorBytes;
   if (r->error) {
     ++s.errors;
+  } else if (r->command == AtaCommand::kDataSetManagement) {
+    ++s.trims;
   } else if (r->is_write()) {
+    if (!m_written.empty()) note_written(*r);
     ++s.writes;
     s.write_bytes += bytes;
     m_counters.write_bytes += bytes;

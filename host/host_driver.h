@@ -25,6 +25,13 @@ class HostDriver : public sc_core::sc_module, public IoCompletionIf {
 
   // Starts `job` now; results accumulate into `stats` until done_event().
   void start(const JobSpec& job, std::uint64_t capacity_bytes, std::uint64_t seed, IoStats& stats);
+  // Sends TRIM for the given ranges (first LBA, sectors), one command at a time.
+  void start_trim(std::vector<std::pair<Lba, std::uint64_t>> ranges, IoStats& stats);
+  // From now on, remember which 4 KiB chunks of the drive get written (trim: unused).
+  void mark(std::uint64_t capacity_bytes);
+  bool marked() const { return !m_written.empty(); }
+  // Ranges (first LBA, sectors) of 4 KiB chunks not written since mark().
+  std::vector<std::pair<Lba, std::uint64_t>> unwritten_ranges(std::uint64_t capacity_bytes) const;
   bool running() const { return m_running; }
   const sc_core::sc_event& done_event() const { return m_done_event; }
   const HostCounters& counters() const { return m_counters; }
@@ -36,7 +43,11 @@ class HostDriver : public sc_core::sc_module, public IoCompletionIf {
   void issue_more();
   void finish_if_drained();
 
-  std::unique_ptr<JobGenerator> m_generator;
+  void begin(std::unique_ptr<IoSource> source, std::uint32_t depth, Picos runtime_ps, IoStats& stats);
+  void note_written(const IoRequest& r);
+
+  std::unique_ptr<IoSource> m_generator;
+  std::vector<std::uint64_t> m_written;  // bitmap of 4 KiB chunks written since mark()
   std::vector<IoRequest> m_requests;
   std::vector<std::uint32_t> m_free;
   std::uint32_t m_in_flight = 0;

@@ -54,14 +54,23 @@ bool JobGenerator::next(IoSpec& io) {
   if (m_total != 0 && m_issued >= m_total) return false;
   const std::uint64_t bs = m_job.bs_bytes;
   std::uint64_t offset;
-  if (m_random) {
+  if (m_random && (m_job.norandommap || m_align != bs)) {
+    // Independent draws (fio's norandommap); also used when blockalign differs from bs.
     offset = m_start + m_rng.below(m_slots) * m_align;
+  } else if (m_random) {
+    // fio's random map: each of the region's bs-sized blocks once per pass, in random order.
+    if (m_map_next == m_map.size()) {
+      m_map = Permutation((m_length - bs) / bs + 1, m_rng);
+      m_map_next = 0;
+    }
+    offset = m_start + m_map.at(m_map_next++) * bs;
   } else {
     if (m_cursor + bs > m_length) m_cursor = 0;  // wrap, as fio does at the end of the region
     offset = m_start + m_cursor;
     m_cursor += bs;
   }
   io.write = is_write();
+  io.trim = false;
   io.lba = offset / kSectorBytes;
   io.sectors = static_cast<std::uint32_t>(bs / kSectorBytes);
   m_issued += bs;

@@ -3,25 +3,21 @@
 
 #include <cstdint>
 
+#include "host/workload/io_source.h"
+#include "host/workload/permutation.h"
 #include "model/core/rng.h"
 #include "model/core/scenario.h"
 
 namespace ssdlab {
 
-struct IoSpec {
-  bool write = false;
-  Lba lba = 0;
-  std::uint32_t sectors = 0;
-};
-
-class JobGenerator {
+class JobGenerator : public IoSource {
  public:
   // `capacity_bytes` is the drive's user capacity; throws std::invalid_argument when the
   // job does not fit it (region smaller than one block, offset past the end...).
   JobGenerator(const JobSpec& job, std::uint64_t capacity_bytes, std::uint64_t seed);
 
   // Next request; false once io_size bytes were issued (never, for time_based jobs).
-  bool next(IoSpec& io);
+  bool next(IoSpec& io) override;
 
   std::uint64_t region_start() const { return m_start; }
   std::uint64_t region_bytes() const { return m_length; }
@@ -37,6 +33,8 @@ class JobGenerator {
   std::uint64_t m_slots = 0;   // random offsets: number of aligned start positions
   std::uint64_t m_cursor = 0;  // sequential position within the region
   bool m_random = false;
+  Permutation m_map;           // random map: this pass's order of blocks
+  std::uint64_t m_map_next = 0;
 };
 
 }  // namespace ssdlab

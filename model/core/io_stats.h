@@ -9,7 +9,7 @@
 namespace ssdlab {
 
 struct IoStats {
-  std::uint64_t reads = 0, writes = 0, errors = 0;
+  std::uint64_t reads = 0, writes = 0, errors = 0, trims = 0;
   std::uint64_t reordered = 0;  // completions that overtook a request issued before them
   std::uint64_t read_bytes = 0, write_bytes = 0;
   Picos first_issue_ps = 0, last_complete_ps = 0;
@@ -18,7 +18,7 @@ struct IoStats {
   Picos wait_tag_ps = 0;   // issued -> got an NCQ tag
   Picos in_drive_ps = 0;   // tagged -> completion received
 
-  std::uint64_t ios() const { return reads + writes; }
+  std::uint64_t ios() const { return reads + writes; }  // data transfers (TRIM not counted)
   Picos elapsed_ps() const { return last_complete_ps > first_issue_ps ? last_complete_ps - first_issue_ps : 0; }
 };
 

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -37,15 +38,42 @@ struct JobSpec {
   std::uint32_t rwmixread = 50;        // percent reads for randrw / readwrite
   std::uint64_t randseed = 0;
   bool randseed_set = false;           // otherwise derived from the scenario seed
+  // fio's default: random offsets visit every block of the region once per pass (a random
+  // permutation). norandommap: draw each offset independently (blocks may repeat).
+  bool norandommap = false;
 };
 
-enum class PhaseKind { kSecureErase, kJob };
+enum class PhaseKind {
+  kSecureErase,  // ATA security erase: every block erased, every LBA unmapped
+  kJob,          // a fio-like job (also `fill` and `seqpass`)
+  kTrim,         // TRIM over the SATA path
+  kIdle,         // simulated time passes with no host I/O
+  kMark,         // remember which LBAs are written from now on (for `trim: unused`)
+};
+
+enum class TrimMode { kAll, kRange, kUnused };
+
+struct TrimSpec {
+  TrimMode mode = TrimMode::kAll;
+  Amount offset{false, 0.0, 0};
+  Amount size{true, 100.0, 0};
+};
+
+// A figure from the source documents, printed beside the simulated one.
+struct Expectation {
+  std::string metric;  // read_mbps, write_mbps, mbps, iops, seconds, waf, latency_us
+  double value = 0;
+};
 
 struct PhaseSpec {
   std::string name;
   PhaseKind kind = PhaseKind::kJob;
   JobSpec job;
-  int line = 0;  // 1-based line in the scenario file
+  TrimSpec trim;
+  Picos idle_ps = 0;
+  std::vector<Expectation> expect;
+  std::string note;  // free text shown with the phase (e.g. the document's wording)
+  int line = 0;      // 1-based line in the scenario file
 };
 
 struct ScenarioSpec {

@@ -17,10 +17,21 @@ constexpr std::uint64_t kU64Max = std::numeric_limits<std::uint64_t>::max();
 
 const std::vector<std::string> kScenarioKeys = {"name", "description",     "drive", "overrides",
                                                 "seed", "sample_interval", "phases"};
-const std::vector<std::string> kPhaseKeys = {"name", "secure_erase", "job"};
+// A phase map has an optional name, note and expect, and exactly one action key.
+const std::vector<std::string> kPhaseActions = {"secure_erase", "job",  "fill", "seqpass",
+                                                "trim",         "idle", "mark", "repeat"};
+const std::vector<std::string> kPhaseKeys = {"name",    "note", "expect", "secure_erase", "job", "fill",
+                                             "seqpass", "trim", "idle",   "mark",         "repeat"};
+const std::vector<std::string> kBarePhases = {"secure_erase", "mark"};
+const std::vector<std::string> kExpectMetrics = {"read_mbps", "write_mbps", "mbps", "iops",
+                                                 "seconds",   "waf",        "latency_us"};
 const std::vector<std::string> kJobKeys = {"rw",         "bs",        "iodepth",    "size",
                                            "io_size",    "offset",    "blockalign", "runtime",
-                                           "time_based", "rwmixread", "randseed"};
+                                           "time_based", "rwmixread", "randseed", "norandommap"};
+const std::vector<std::string> kFillKeys = {"size", "bs", "iodepth", "offset"};
+const std::vector<std::string> kSeqpassKeys = {"rw", "bs", "iodepth"};
+const std::vector<std::string> kTrimKeys = {"offset", "size"};
+const std::vector<std::string> kRepeatKeys = {"count", "phases"};
 
 // Sizes as fio writes them: the project's units plus a bare k/m/g/t suffix (1024-based,
 // any case), so "128k" = 128KiB. "4KB" keeps the project's meaning (4000 bytes).
@@ -60,7 +71,13 @@ class ScenarioParser {
  private:
   void parse_overrides(const YAML::Node& node, std::vector<std::string>& out);
   void check_override(const YAML::Node& node, const std::string& path, const std::string& text);
-  PhaseSpec parse_phase(const YAML::Node& node, std::size_t index);
+  void parse_phase_list(const YAML::Node& list, const std::string& path, const std::string& suffix,
+                        std::vector<PhaseSpec>& out, int depth);
+  void parse_phase(const YAML::Node& node, const std::string& path, std::size_t number,
+                   const std::string& suffix, std::vector<PhaseSpec>& out, int depth);
+  void parse_action(const YAML::Node& node, const std::string& action, const std::string& path,
+                    PhaseSpec& phase);
+  std::vector<Expectation> parse_expect(const YAML::Node& node, const std::string& path);
   JobSpec parse_job(const YAML::Node& node, const std::string& path);
   std::uint64_t job_size(const YAML::Node& node, const std::string& path);
   Amount amount(const YAML::Node& node, const std::string& path);
@@ -87,10 +104,7 @@ ScenarioSpec ScenarioParser::parse(const YAML::Node& root) {
     spec.sample_interval_ps = get_duration(src_, interval, "sample_interval");
     if (spec.sample_interval_ps == 0) src_.fail(interval, "sample_interval", "must be > 0");
   }
-  const YAML::Node phases = require(src_, root, "", "phases");
-  if (!phases.IsSequence()) src_.fail(phases, "phases", "expected a list of phases");
-  if (phases.size() == 0) src_.fail(phases, "phases", "must list at least one phase");
-  for (std::size_t i = 0; i < phases.size(); ++i) spec.phases.push_back(parse_phase(phases[i], i));
+  parse_phase_list(require(src_, root, "", "phases"), "phases", "", spec.phases, 0);
   return spec;
 }
 
@@ -133,37 +147,147 @@ void ScenarioParser::parse_overrides(const YAML::Node& node, std::vector<std::st
   }
 }
 
-PhaseSpec ScenarioParser::parse_phase(const YAML::Node& node, std::size_t index) {
-  const std::string path = index_path("phases", index);
+void ScenarioParser::parse_phase_list(const YAML::Node& list, const std::string& path,
+                                      const std::string& suffix, std::vector<PhaseSpec>& out,
+                                      int depth) {
+  if (!list.IsSequence()) src_.fail(list, path, "expected a list of phases");
+  if (list.size() == 0) src_.fail(list, path, "must list at least one phase");
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    parse_phase(list[i], index_path(path, i), out.size() + 1, suffix, out, depth);
+  }
+}
+
+void ScenarioParser::parse_phase(const YAML::Node& node, const std::string& path, std::size_t number,
+                                 const std::string& suffix, std::vector<PhaseSpec>& out, int depth) {
   PhaseSpec phase;
   phase.line = node.Mark().line + 1;
-  phase.name = "phase" + std::to_string(index + 1);
+  phase.name = "phase" + std::to_string(number);
   if (node.IsScalar()) {
     const std::string text = node.Scalar();
-    if (text != "secure_erase")
+    if (std::find(kBarePhases.begin(), kBarePhases.end(), text) == kBarePhases.end())
       src_.fail(node, path,
-                "unknown phase '" + text + "'" + did_you_mean(text, {"secure_erase"}) +
-                    "; a phase is secure_erase or a map with a job");
-    phase.kind = PhaseKind::kSecureErase;
-    phase.name = "secure_erase";
-    return phase;
+                "unknown phase '" + text + "'" + did_you_mean(text, kBarePhases) +
+                    "; a phase is secure_erase, mark or a map with one of job, fill, seqpass, trim, "
+                    "idle, repeat, secure_erase, mark");
+    phase.kind = text == "mark" ? PhaseKind::kMark : PhaseKind::kSecureErase;
+    phase.name = text + suffix;
+    out.push_back(phase);
+    return;
   }
   check_map(src_, node, path, kPhaseKeys);
-  if (node["name"]) phase.name = get_string(src_, node["name"], join_path(path, "name"));
-  if (phase.name.empty()) src_.fail(node["name"], join_path(path, "name"), "must not be empty");
-  bool erase = false;
-  if (const YAML::Node e = node["secure_erase"])
-    erase = e.IsNull() || get_bool(src_, e, join_path(path, "secure_erase"));
-  const YAML::Node job = node["job"];
-  if (erase == static_cast<bool>(job))
-    src_.fail(node, path, "give exactly one of 'secure_erase: true' or 'job'");
-  if (erase) {
-    phase.kind = PhaseKind::kSecureErase;
-  } else {
-    phase.kind = PhaseKind::kJob;
-    phase.job = parse_job(job, join_path(path, "job"));
+  std::string action;
+  for (const std::string& key : kPhaseActions) {
+    if (!node[key]) continue;
+    if (!action.empty())
+      src_.fail(node[key], join_path(path, key), "a phase does one thing: it already has '" + action + "'");
+    action = key;
   }
-  return phase;
+  if (action.empty())
+    src_.fail(node, path, "a phase needs one of job, fill, seqpass, trim, idle, mark, repeat, secure_erase");
+  const bool named = static_cast<bool>(node["name"]);
+  if (named) phase.name = get_string(src_, node["name"], join_path(path, "name"));
+  if (phase.name.empty()) src_.fail(node["name"], join_path(path, "name"), "must not be empty");
+  if (action == "repeat") {
+    const YAML::Node repeat = node["repeat"];
+    const std::string rpath = join_path(path, "repeat");
+    check_map(src_, repeat, rpath, kRepeatKeys);
+    const auto count = get_uint(src_, require(src_, repeat, rpath, "count"), join_path(rpath, "count"), 1, 10000);
+    if (depth > 8) src_.fail(repeat, rpath, "repeat blocks nest too deep");
+    for (std::uint64_t k = 1; k <= count; ++k) {
+      const std::string inner = suffix + "#" + std::to_string(k);
+      parse_phase_list(require(src_, repeat, rpath, "phases"), join_path(rpath, "phases"), inner, out,
+                       depth + 1);
+    }
+    if (node["expect"]) src_.fail(node["expect"], join_path(path, "expect"), "put expect on the repeated phases");
+    return;
+  }
+  if (node["note"]) phase.note = get_string(src_, node["note"], join_path(path, "note"));
+  if (node["expect"]) phase.expect = parse_expect(node["expect"], join_path(path, "expect"));
+  phase.name += suffix;
+  parse_action(node[action], action, join_path(path, action), phase);
+  out.push_back(phase);
+}
+
+void ScenarioParser::parse_action(const YAML::Node& node, const std::string& action,
+                                  const std::string& path, PhaseSpec& phase) {
+  const auto key = [&](const char* name) { return join_path(path, name); };
+  if (action == "secure_erase" || action == "mark") {
+    if (!node.IsNull() && !get_bool(src_, node, path)) src_.fail(node, path, "write '" + action + ": true' or leave it out");
+    phase.kind = action == "mark" ? PhaseKind::kMark : PhaseKind::kSecureErase;
+  } else if (action == "job") {
+    phase.kind = PhaseKind::kJob;
+    phase.job = parse_job(node, path);
+  } else if (action == "fill") {
+    // Sequential write of part of the drive: `fill: 100%` or `fill: {size, bs, iodepth, offset}`.
+    phase.kind = PhaseKind::kJob;
+    phase.job.rw = RwMode::kWrite;
+    phase.job.bs_bytes = 128 * 1024;
+    phase.job.iodepth = 32;
+    if (node.IsScalar()) {
+      phase.job.size = amount(node, key("size"));
+    } else {
+      check_map(src_, node, path, kFillKeys);
+      if (node["size"]) phase.job.size = amount(node["size"], key("size"));
+      if (node["offset"]) phase.job.offset = amount(node["offset"], key("offset"));
+      if (node["bs"]) phase.job.bs_bytes = job_size(node["bs"], key("bs"));
+      if (node["iodepth"])
+        phase.job.iodepth = static_cast<std::uint32_t>(get_uint(src_, node["iodepth"], key("iodepth"), 1, 65536));
+    }
+  } else if (action == "seqpass") {
+    // One pass over the whole LBA range, like h2benchw: one request at a time by default.
+    phase.kind = PhaseKind::kJob;
+    phase.job.bs_bytes = 128 * 1024;
+    phase.job.iodepth = 1;
+    const YAML::Node rw = node.IsScalar() ? node : require(src_, node, path, "rw");
+    if (!node.IsScalar()) {
+      check_map(src_, node, path, kSeqpassKeys);
+      if (node["bs"]) phase.job.bs_bytes = job_size(node["bs"], key("bs"));
+      if (node["iodepth"])
+        phase.job.iodepth = static_cast<std::uint32_t>(get_uint(src_, node["iodepth"], key("iodepth"), 1, 65536));
+    }
+    phase.job.rw = rw_mode(rw, node.IsScalar() ? path : key("rw"));
+    if (phase.job.rw != RwMode::kRead && phase.job.rw != RwMode::kWrite)
+      src_.fail(rw, path, "a sequential pass reads or writes: read or write");
+  } else if (action == "trim") {
+    phase.kind = PhaseKind::kTrim;
+    if (node.IsScalar()) {
+      const std::string mode = lowercase(node.Scalar());
+      if (mode == "all") {
+        phase.trim.mode = TrimMode::kAll;
+      } else if (mode == "unused") {
+        phase.trim.mode = TrimMode::kUnused;
+      } else {
+        src_.fail(node, path, "expected all, unused or a map {offset, size}, got '" + node.Scalar() + "'" +
+                                  did_you_mean(mode, {"all", "unused"}));
+      }
+    } else {
+      check_map(src_, node, path, kTrimKeys);
+      phase.trim.mode = TrimMode::kRange;
+      if (node["offset"]) phase.trim.offset = amount(node["offset"], key("offset"));
+      if (node["size"]) phase.trim.size = amount(node["size"], key("size"));
+    }
+  } else if (action == "idle") {
+    phase.kind = PhaseKind::kIdle;
+    phase.idle_ps = runtime(node, path);
+    if (phase.idle_ps == 0) src_.fail(node, path, "must be > 0");
+  }
+  if (phase.kind == PhaseKind::kJob && (phase.job.bs_bytes == 0 || phase.job.bs_bytes % kSectorBytes != 0))
+    src_.fail(node, path, "bs must be a non-zero multiple of 512 bytes");
+}
+
+std::vector<Expectation> ScenarioParser::parse_expect(const YAML::Node& node, const std::string& path) {
+  if (!node.IsMap()) src_.fail(node, path, "expected a map like {write_mbps: 25.6}");
+  check_map(src_, node, path, kExpectMetrics);
+  std::vector<Expectation> out;
+  for (auto it = node.begin(); it != node.end(); ++it) {
+    const std::string metric = it->first.Scalar();
+    const std::string mpath = join_path(path, metric);
+    double value = 0;
+    if (!it->second.IsScalar() || !parse_plain_double(it->second.Scalar(), value) || value < 0)
+      src_.fail(it->second, mpath, "expected a number >= 0, got '" + it->second.Scalar() + "'");
+    out.push_back(Expectation{metric, value});
+  }
+  return out;
 }
 
 JobSpec ScenarioParser::parse_job(const YAML::Node& node, const std::string& path) {
@@ -201,6 +325,9 @@ JobSpec ScenarioParser::parse_job(const YAML::Node& node, const std::string& pat
   if (node["randseed"]) {
     job.randseed = get_uint(src_, node["randseed"], key("randseed"), 0, kU64Max);
     job.randseed_set = true;
+  }
+  if (const YAML::Node map = node["norandommap"]) {
+    job.norandommap = map.IsNull() || get_bool(src_, map, key("norandommap"));
   }
   return job;
 }

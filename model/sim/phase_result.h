@@ -3,6 +3,9 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
+
+#include "model/core/scenario.h"
 
 #include "model/core/io_stats.h"
 #include "model/core/types.h"
@@ -26,12 +29,15 @@ struct PhaseResult {
   std::uint64_t free_blocks_end = 0;
   double die_utilisation = 0;   // mean over dies of busy time / phase time
   double link_utilisation = 0;
+  std::vector<Expectation> expect;  // the documents' figures for this phase
 
   double seconds() const { return double(sim_end_ps - sim_start_ps) / double(kPicosPerSec); }
   double io_seconds() const { return double(io.elapsed_ps()) / double(kPicosPerSec); }
   double read_mbps() const { return io_seconds() > 0 ? double(io.read_bytes) / io_seconds() / 1e6 : 0; }
   double write_mbps() const { return io_seconds() > 0 ? double(io.write_bytes) / io_seconds() / 1e6 : 0; }
   double iops() const { return io_seconds() > 0 ? double(io.ios()) / io_seconds() : 0; }
+  // A figure by name (the metrics an `expect` can name); NaN for an unknown name.
+  double metric(const std::string& name) const;
   // NAND unit programs per host unit written; < 0 when the host wrote nothing.
   double waf() const {
     return host_units_written ? double(nand_units_programmed) / double(host_units_written) : -1.0;

@@ -55,6 +55,14 @@ nlohmann::json phase_json(const PhaseResult& r) {
   j["free_blocks_end"] = r.free_blocks_end;
   j["die_utilisation"] = r.die_utilisation;
   j["link_utilisation"] = r.link_utilisation;
+  j["trims"] = r.io.trims;
+  if (!r.expect.empty()) {
+    nlohmann::json expect = nlohmann::json::array();
+    for (const Expectation& e : r.expect) {
+      expect.push_back({{"metric", e.metric}, {"document", e.value}, {"simulated", r.metric(e.metric)}});
+    }
+    j["expect"] = expect;
+  }
   return j;
 }
 
@@ -102,6 +110,24 @@ void print_phase_line(std::ostream& out, const PhaseResult& r) {
                 us(double(r.io.latency_ps.quantile(0.99))), us(double(r.io.latency_ps.max())), waf,
                 static_cast<unsigned long long>(r.gc_erases), r.wall_seconds);
   out << line;
+}
+
+void print_expectations(std::ostream& out, const std::vector<PhaseResult>& results) {
+  bool any = false;
+  for (const PhaseResult& r : results) any |= !r.expect.empty();
+  if (!any) return;
+  char line[256];
+  std::snprintf(line, sizeof line, "\n%-22s %-11s %12s %12s %8s\n", "phase", "metric", "simulated", "document",
+                "sim/doc");
+  out << line;
+  for (const PhaseResult& r : results) {
+    for (const Expectation& e : r.expect) {
+      const double sim = r.metric(e.metric);
+      std::snprintf(line, sizeof line, "%-22s %-11s %12.1f %12.1f %8.2f\n", r.name.c_str(), e.metric.c_str(), sim,
+                    e.value, e.value > 0 ? sim / e.value : 0.0);
+      out << line;
+    }
+  }
 }
 
 void print_table(std::ostream& out, const std::vector<PhaseResult>& results) {

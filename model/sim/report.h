@@ -17,5 +17,7 @@ std::string summary_json(const ScenarioSpec& scenario, const DriveConfig& config
 std::string timeseries_csv(const std::vector<Sample>& samples);
 void print_table(std::ostream& out, const std::vector<PhaseResult>& results);
 void print_phase_line(std::ostream& out, const PhaseResult& r);
+// Simulated figures beside the documents' (phases with `expect`).
+void print_expectations(std::ostream& out, const std::vector<PhaseResult>& results);
 
 }  // namespace ssdlab

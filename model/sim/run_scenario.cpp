@@ -70,6 +70,7 @@ RunOutcome run_scenario(const RunOptions& options) {
   wall << "]\n}\n";
   write_file(out / "wall.json", wall.str());
   if (!options.quiet) {
+    print_expectations(std::cout, outcome.results);
     std::cout << "wall time " << outcome.wall_seconds << " s; wrote " << (out / "summary.json").string() << ", "
               << (out / "timeseries.csv").string() << ", " << (out / "config.yaml").string() << "\n";
   }

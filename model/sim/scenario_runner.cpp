@@ -28,36 +28,85 @@ void ScenarioRunner::wait_quiescent() {
 }
 
 
+namespace {
+
+const char* kind_name(PhaseKind kind) {
+  switch (kind) {
+    case PhaseKind::kSecureErase: return "secure_erase";
+    case PhaseKind::kJob: return "job";
+    case PhaseKind::kTrim: return "trim";
+    case PhaseKind::kIdle: return "idle";
+    case PhaseKind::kMark: return "mark";
+  }
+  return "?";
+}
+
+}  // namespace
+
+std::vector<std::pair<Lba, std::uint64_t>> ScenarioRunner::trim_ranges(const TrimSpec& trim) const {
+  const std::uint64_t capacity = ssd.controller.user_sectors() * kSectorBytes;
+  switch (trim.mode) {
+    case TrimMode::kAll:
+      return {{0, capacity / kSectorBytes}};
+    case TrimMode::kUnused:
+      if (!driver.marked()) throw std::invalid_argument("trim: unused needs a mark phase before it");
+      return driver.unwritten_ranges(capacity);
+    case TrimMode::kRange: {
+      const std::uint64_t offset = trim.offset.resolve(capacity) / kSectorBytes;
+      const std::uint64_t size = trim.size.resolve(capacity) / kSectorBytes;
+      if (offset >= capacity / kSectorBytes) throw std::invalid_argument("trim offset is past the end of the drive");
+      return {{offset, std::min(size, capacity / kSectorBytes - offset)}};
+    }
+  }
+  return {};
+}
+
+void ScenarioRunner::run_host_work() {
+  while (driver.running()) sc_core::wait(driver.done_event());
+  // The host is idle now: let the drive put its buffer on flash, so that the phase's
+  // flash work (WAF, GC) is all counted here. Throughput is over the I/O window only.
+  ssd.controller.request_drain();
+  while (!ssd.controller.drained()) sc_core::wait(ssd.controller.quiescent_event());
+}
+
 void ScenarioRunner::run_phase(const PhaseSpec& phase, std::size_t index) {
   PhaseResult r;
   r.name = phase.name;
-  r.kind = phase.kind == PhaseKind::kSecureErase ? "secure_erase" : "job";
+  r.kind = kind_name(phase.kind);
+  r.expect = phase.expect;
   const auto wall_start = std::chrono::steady_clock::now();
   m_current_phase = static_cast<std::uint32_t>(index);
-  if (phase.kind == PhaseKind::kSecureErase) {
-    wait_quiescent();
-    PhaseMeter meter;
-    meter.begin(ssd);
-    ssd.controller.secure_erase();
-    meter.end(ssd, r);
-  } else {
-    if (phase.job.bs_bytes > m_config.controller.max_transfer_bytes) {
-      throw std::invalid_argument("bs " + std::to_string(phase.job.bs_bytes) +
-                                  " exceeds the drive's controller.max_transfer (" +
-                                  std::to_string(m_config.controller.max_transfer_bytes) + " bytes)");
+  const std::uint64_t capacity = ssd.controller.user_sectors() * kSectorBytes;
+  PhaseMeter meter;
+  if (phase.kind == PhaseKind::kSecureErase) wait_quiescent();
+  meter.begin(ssd);
+  switch (phase.kind) {
+    case PhaseKind::kSecureErase:
+      ssd.controller.secure_erase();
+      break;
+    case PhaseKind::kMark:
+      driver.mark(capacity);
+      break;
+    case PhaseKind::kIdle:
+      sc_core::wait(to_sc_time(phase.idle_ps));
+      break;
+    case PhaseKind::kTrim:
+      driver.start_trim(trim_ranges(phase.trim), r.io);
+      run_host_work();
+      break;
+    case PhaseKind::kJob: {
+      if (phase.job.bs_bytes > m_config.controller.max_transfer_bytes) {
+        throw std::invalid_argument("bs " + std::to_string(phase.job.bs_bytes) +
+                                    " exceeds the drive's controller.max_transfer (" +
+                                    std::to_string(m_config.controller.max_transfer_bytes) + " bytes)");
+      }
+      const std::uint64_t seed = phase.job.randseed_set ? phase.job.randseed : m_scenario.seed * 1000003ULL + index;
+      driver.start(phase.job, capacity, seed, r.io);
+      run_host_work();
+      break;
     }
-    PhaseMeter meter;
-    meter.begin(ssd);
-    const std::uint64_t seed =
-        phase.job.randseed_set ? phase.job.randseed : m_scenario.seed * 1000003ULL + index;
-    driver.start(phase.job, ssd.controller.user_sectors() * kSectorBytes, seed, r.io);
-    while (driver.running()) sc_core::wait(driver.done_event());
-    // The host is idle now: let the drive put its buffer on flash, so that the phase's
-    // flash work (WAF, GC) is all counted here. Throughput is over the I/O window only.
-    ssd.controller.request_drain();
-    while (!ssd.controller.drained()) sc_core::wait(ssd.controller.quiescent_event());
-    meter.end(ssd, r);
   }
+  meter.end(ssd, r);
   r.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   m_results.push_back(r);
   if (on_phase_done) on_phase_done(m_results.back());

@@ -236,15 +236,17 @@ TEST_CASE("scenario structure errors carry file, line and key path", "[scenario]
   CHECK(error_of("drive: d.yaml\nphases: secure_erase\n") ==
         "s.yaml:2: phases: expected a list of phases");
   CHECK(error_of("drive: d.yaml\nphases:\n  - secure_erse\n") ==
-        "s.yaml:3: phases[0]: unknown phase 'secure_erse' (did you mean 'secure_erase'?); a "
-        "phase is secure_erase or a map with a job");
+        "s.yaml:3: phases[0]: unknown phase 'secure_erse' (did you mean 'secure_erase'?); a phase is "
+        "secure_erase, mark or a map with one of job, fill, seqpass, trim, idle, repeat, secure_erase, "
+        "mark");
   CHECK(error_of(one_job("      rw: write\n      bss: 4k\n")) ==
         "s.yaml:5: phases[0].job.bss: unknown key (did you mean 'bs'?)");
   CHECK(error_of(one_job("      bs: 4k\n")) == "s.yaml:3: phases[0].job.rw: required key missing");
   CHECK(error_of("drive: d.yaml\nphases:\n  - secure_erase\n  - {name: x}\n") ==
-        "s.yaml:4: phases[1]: give exactly one of 'secure_erase: true' or 'job'");
+        "s.yaml:4: phases[1]: a phase needs one of job, fill, seqpass, trim, idle, mark, repeat, "
+        "secure_erase");
   CHECK(error_of("drive: d.yaml\nphases:\n  - {secure_erase: true, job: {rw: read, bs: 4k}}\n") ==
-        "s.yaml:3: phases[0]: give exactly one of 'secure_erase: true' or 'job'");
+        "s.yaml:3: phases[0].job: a phase does one thing: it already has 'secure_erase'");
   CHECK(error_of("drive: d.yaml\nphases:\n  - {job: {rw: read, bs: 4k}, jbo: 1}\n") ==
         "s.yaml:3: phases[0].jbo: unknown key (did you mean 'job'?)");
   CHECK(error_of("drive: d.yaml\nsample_interval: 0\nphases: [secure_erase]\n") ==
@@ -296,4 +298,58 @@ TEST_CASE("config enums have readable names", "[scenario][config]") {
   CHECK(std::string(to_string(RwMode::kReadWrite)) == "readwrite");
   CHECK(std::string(to_string(CellType::kTlc)) == "TLC");
   CHECK(std::string(to_string(GcPolicyKind::kCostBenefit)) == "cost_benefit");
+}
+
+TEST_CASE("the seed phases: fill, seqpass, trim, idle, mark, repeat and expect", "[scenario]") {
+  const ScenarioSpec s = parse_scenario(
+      "drive: d.yaml\n"
+      "phases:\n"
+      "  - secure_erase\n"
+      "  - mark\n"
+      "  - {name: f, fill: 50%}\n"
+      "  - {name: r, seqpass: read, expect: {read_mbps: 206}}\n"
+      "  - {name: w, seqpass: {rw: write, bs: 64k}}\n"
+      "  - {name: t, trim: unused}\n"
+      "  - {name: t2, trim: {offset: 10%, size: 1GiB}}\n"
+      "  - {name: i, idle: 30min}\n"
+      "  - repeat:\n"
+      "      count: 2\n"
+      "      phases:\n"
+      "        - {name: fill, fill: {size: 100%, bs: 1m}}\n"
+      "        - {name: del, trim: all}\n",
+      "s.yaml");
+  REQUIRE(s.phases.size() == 12);
+  CHECK(s.phases[1].kind == PhaseKind::kMark);
+  CHECK(s.phases[2].kind == PhaseKind::kJob);
+  CHECK(s.phases[2].job.rw == RwMode::kWrite);
+  CHECK(s.phases[2].job.size.percent == 50.0);
+  CHECK(s.phases[3].job.rw == RwMode::kRead);
+  CHECK(s.phases[3].job.iodepth == 1);
+  REQUIRE(s.phases[3].expect.size() == 1);
+  CHECK(s.phases[3].expect[0].metric == "read_mbps");
+  CHECK(s.phases[3].expect[0].value == 206.0);
+  CHECK(s.phases[4].job.bs_bytes == 65536);
+  CHECK(s.phases[5].trim.mode == TrimMode::kUnused);
+  CHECK(s.phases[6].trim.mode == TrimMode::kRange);
+  CHECK(s.phases[6].trim.size.bytes == (1ULL << 30));
+  CHECK(s.phases[7].idle_ps == 30ULL * 60 * kPicosPerSec);
+  CHECK(s.phases[8].name == "fill#1");
+  CHECK(s.phases[9].name == "del#1");
+  CHECK(s.phases[10].name == "fill#2");
+  CHECK(s.phases[10].job.bs_bytes == 1 << 20);
+  CHECK(s.phases[11].trim.mode == TrimMode::kAll);
+}
+
+TEST_CASE("bad seed phases name the file, line and key", "[scenario]") {
+  CHECK(error_of("drive: d.yaml\nphases:\n  - {trim: some}\n") ==
+        "s.yaml:3: phases[0].trim: expected all, unused or a map {offset, size}, got 'some'");
+  CHECK(error_of("drive: d.yaml\nphases:\n  - {seqpass: randread}\n") ==
+        "s.yaml:3: phases[0].seqpass: a sequential pass reads or writes: read or write");
+  CHECK(error_of("drive: d.yaml\nphases:\n  - {idle: 0}\n") == "s.yaml:3: phases[0].idle: must be > 0");
+  CHECK(error_of("drive: d.yaml\nphases:\n  - {fill: 50%, expect: {rd_mbps: 1}}\n") ==
+        "s.yaml:3: phases[0].expect.rd_mbps: unknown key (did you mean 'read_mbps'?)");
+  CHECK(error_of("drive: d.yaml\nphases:\n  - {fill: 50%, expect: {iops: fast}}\n") ==
+        "s.yaml:3: phases[0].expect.iops: expected a number >= 0, got 'fast'");
+  CHECK(error_of("drive: d.yaml\nphases:\n  - {repeat: {count: 0, phases: [mark]}}\n").find(
+            "phases[0].repeat.count") != std::string::npos);
 }

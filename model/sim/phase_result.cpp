@@ -1,0 +1,18 @@
+#include "model/sim/phase_result.h"
+
+#include <limits>
+
+namespace ssdlab {
+
+double PhaseResult::metric(const std::string& name) const {
+  if (name == "read_mbps") return read_mbps();
+  if (name == "write_mbps") return write_mbps();
+  if (name == "mbps") return read_mbps() + write_mbps();
+  if (name == "iops") return iops();
+  if (name == "seconds") return io.ios() ? io_seconds() : seconds();
+  if (name == "waf") return waf();
+  if (name == "latency_us") return io.latency_ps.mean() / double(kPicosPerUs);
+  return std::numeric_limits<double>::quiet_NaN();
+}
+
+}  // namespace ssdlab
