@@ -184,7 +184,7 @@ void Ftl::program_page(std::uint32_t die, OpenBlock& open, const Lpn* lpns, std:
     const std::uint32_t old = m_l2p[lpn];
     if (old != kUnmapped && !(old & kBufferedBit)) {
       invalidate(old);
-      if (m_listener) m_listener->relocated(old, base + i);
+      if (m_listener) m_listener->relocated(lpn, old, base + i);
     }
     m_l2p[lpn] = base + i;
     m_p2l[base + i] = lpn;

@@ -21,7 +21,7 @@ using OpList = std::vector<NandOp>;  // reused by callers: cleared, never shrunk
 // Told when data moves between physical units or a block is erased (data-carrying simulations
 // move the bytes with it).
 struct FtlListener {
-  virtual void relocated(Pua from, Pua to) = 0;
+  virtual void relocated(Lpn lpn, Pua from, Pua to) = 0;
   virtual void erased(std::uint32_t block) = 0;
   virtual ~FtlListener() = default;
 };

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <iosfwd>
 #include <vector>
 
 namespace ssdlab {
@@ -30,6 +31,11 @@ class VictimIndex {
   std::int32_t next_in_bucket(std::uint32_t block) const { return m_next[block]; }
   std::uint32_t closed_blocks(std::uint32_t die) const { return m_count[die]; }
   std::uint32_t units_per_block() const { return m_units_per_block; }
+
+  // The exact state as bytes (bucket lists in their order, hints); load() throws
+  // std::runtime_error when the stream does not fit this index's shape. In ftl_image.cpp.
+  void save(std::ostream& out) const;
+  void load(std::istream& in);
 
  private:
   std::size_t bucket(std::uint32_t die, std::uint32_t valid) const {

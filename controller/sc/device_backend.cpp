@@ -77,6 +77,7 @@ void DeviceController::flush() {
     for (std::uint32_t i = 0; i < count; ++i) {
       m_record_slots[std::size_t(record) * upp + i] = m_stage[i];
       if (m_store) m_store->write(m_ftl.lookup(m_stage_lpns[i]), &m_slot_data[std::size_t(m_stage[i]) * unit]);
+      if (!m_map_cache.unlimited()) map_access(m_stage_lpns[i], true, 0);  // the new mapping entry
     }
     m_stage.clear();
     ++m_host_programs;
@@ -107,10 +108,21 @@ void DeviceController::flash_done(const NandOp& op) {
       if (--c.pending == 0) {
         if (op.cookie & kRmwCookie) {
           request_buffer(tag);
-        } else {
-          link->transmit(Fis{FisKind::kDataToHost, tag, c.op, c.lba, c.sectors, c.sectors * kSectorBytes});
-          complete(tag);
+        } else if (c.map_pending == 0) {
+          send_read_data(tag);
         }
+      }
+    }
+  } else if (op.origin == OpOrigin::kMap && op.kind == NandOpKind::kRead && (op.cookie & kMapCookie)) {
+    const auto tag = static_cast<std::uint8_t>(op.cookie & 0xff);
+    Command& c = m_commands[tag];
+    if (--c.map_pending == 0) {
+      if (c.pending == 0) {
+        send_read_data(tag);
+      } else {
+        m_ops.insert(m_ops.end(), m_deferred[tag].begin(), m_deferred[tag].end());
+        m_deferred[tag].clear();
+        submit_ops();
       }
     }
   } else if (m_background && m_die_ops[op.die] == 0) {
@@ -150,6 +162,7 @@ void DeviceController::secure_erase() {
   m_buffer.clear();
   m_stage.clear();
   m_ftl.secure_erase();
+  m_map_cache.clear();
   if (m_store) m_store->clear();
 }
 
@@ -173,7 +186,32 @@ void DeviceController::background_step(std::uint32_t die) {
 
 // ---- data moving with the FTL (keep_data) --------------------------------------------------
 
-void DeviceController::relocated(Pua from, Pua to) { m_store->move(from, to); }
+void DeviceController::relocated(Lpn lpn, Pua from, Pua to) {
+  if (m_store) m_store->move(from, to);
+  if (!m_map_cache.unlimited()) map_access(lpn, true, 0);
+}
+
+// ---- the mapping table in flash (controller.mapping_cache) ---------------------------------
+
+NandOp DeviceController::map_op(NandOpKind kind, std::uint64_t translation_page, std::uint32_t cookie) const {
+  // Translation pages are spread over the dies; the blocks that hold them are not modelled
+  // (they take no user blocks and are never collected).
+  const Geometry& g = m_ftl.geometry();
+  const auto die = static_cast<std::uint32_t>(translation_page % g.dies);
+  return NandOp{kind, OpOrigin::kMap, die, g.first_block_of_die(die), 0, g.page_bytes, cookie};
+}
+
+bool DeviceController::map_access(Lpn lpn, bool update, std::uint32_t read_cookie) {
+  const MappingCache::Effect effect = m_map_cache.access(lpn, update);
+  if (effect.write_back != MappingCache::kNone) {
+    ++m_stats.map_writes;
+    m_ops.push_back(map_op(NandOpKind::kProgram, static_cast<std::uint64_t>(effect.write_back), 0));
+  }
+  if (effect.read == MappingCache::kNone) return false;
+  ++m_stats.map_reads;
+  m_ops.push_back(map_op(NandOpKind::kRead, static_cast<std::uint64_t>(effect.read), read_cookie));
+  return true;
+}
 void DeviceController::erased(std::uint32_t block) { m_store->erase(block); }
 
 }  // namespace ssdlab

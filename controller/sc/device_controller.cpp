@@ -11,6 +11,9 @@ DeviceController::DeviceController(sc_core::sc_module_name name, const DriveConf
       m_ftl(config),
       m_buffer(static_cast<std::uint32_t>(config.controller.write_buffer_bytes /
                                           config.controller.mapping_unit_bytes)),
+      m_map_cache(m_ftl.user_units(), config.nand.page_size_bytes / 4,
+                  config.controller.mapping_cache_bytes ? config.controller.mapping_cache_bytes / config.nand.page_size_bytes
+                                                        : ~std::uint64_t(0)),
       m_user_sectors(config.controller.user_bytes / kSectorBytes),
       m_cpu_queue(kMaxTags),
       m_buffer_waiters(kMaxTags) {
@@ -26,8 +29,8 @@ DeviceController::DeviceController(sc_core::sc_module_name name, const DriveConf
   if (keep_data) {
     m_store = std::make_unique<PageStore>(g);
     m_slot_data.assign(std::size_t(m_buffer.capacity()) * g.unit_bytes, 0);
-    m_ftl.set_listener(this);
   }
+  if (keep_data || !m_map_cache.unlimited()) m_ftl.set_listener(this);
   SC_METHOD(on_cpu_done);
   sensitive << m_cpu_event;
   dont_initialize();
@@ -155,6 +158,18 @@ void DeviceController::start_read(std::uint8_t tag) {
   Command& c = m_commands[tag];
   const Geometry& g = m_ftl.geometry();
   if (m_store && c.host_data) copy_read_data(c);
+  // Translation pages first: the data reads wait for any that must come from flash.
+  if (!m_map_cache.unlimited()) {
+    std::uint64_t last_page = ~std::uint64_t(0);
+    for (std::uint32_t i = 0; i < c.units; ++i) {
+      const std::uint64_t page = m_map_cache.translation_page(c.first_lpn + i);
+      if (page == last_page) continue;
+      last_page = page;
+      c.map_pending += map_access(c.first_lpn + i, false, tag | kMapCookie);
+    }
+  }
+  std::vector<NandOp>& data_ops = m_deferred[tag];
+  data_ops.clear();
   NandOp op;
   bool have_op = false;
   for (std::uint32_t i = 0; i < c.units; ++i) {
@@ -174,23 +189,24 @@ void DeviceController::start_read(std::uint8_t tag) {
       op.bytes += g.unit_bytes;  // another unit of the same page: one read
       continue;
     }
-    if (have_op) {
-      m_ops.push_back(op);
-      ++c.pending;
-    }
+    if (have_op) data_ops.push_back(op);
     op = NandOp{NandOpKind::kRead, OpOrigin::kHost, g.die_of_block(block), block, page, g.unit_bytes, tag};
     have_op = true;
   }
-  if (have_op) {
-    m_ops.push_back(op);
-    ++c.pending;
-  }
-  if (c.pending == 0) {
-    link->transmit(Fis{FisKind::kDataToHost, tag, c.op, c.lba, c.sectors, c.sectors * kSectorBytes});
-    complete(tag);
-    return;
+  if (have_op) data_ops.push_back(op);
+  c.pending = static_cast<std::uint32_t>(data_ops.size());
+  if (c.map_pending == 0) {
+    m_ops.insert(m_ops.end(), data_ops.begin(), data_ops.end());
+    data_ops.clear();
   }
   submit_ops();
+  if (c.pending == 0 && c.map_pending == 0) send_read_data(tag);
+}
+
+void DeviceController::send_read_data(std::uint8_t tag) {
+  const Command& c = m_commands[tag];
+  link->transmit(Fis{FisKind::kDataToHost, tag, c.op, c.lba, c.sectors, c.sectors * kSectorBytes});
+  complete(tag);
 }
 
 // ---- writes and TRIM -----------------------------------------------------------------------
@@ -282,7 +298,14 @@ void DeviceController::trim_arrived(std::uint8_t tag) {
   const std::uint64_t end_byte = first_byte + std::uint64_t(c.sectors) * kSectorBytes;
   const std::uint64_t first = (first_byte + unit - 1) / unit;
   const std::uint64_t end = end_byte / unit;
-  for (std::uint64_t lpn = first; lpn < end; ++lpn) m_ftl.trim(static_cast<Lpn>(lpn));
+  std::uint64_t last_page = ~std::uint64_t(0);
+  for (std::uint64_t lpn = first; lpn < end; ++lpn) {
+    m_ftl.trim(static_cast<Lpn>(lpn));
+    if (m_map_cache.unlimited() || m_map_cache.translation_page(lpn) == last_page) continue;
+    last_page = m_map_cache.translation_page(lpn);
+    map_access(static_cast<Lpn>(lpn), true, 0);
+  }
+  submit_ops();
   ++m_stats.trims;
   complete(tag);
   flush();  // slots of trimmed LPNs are dropped, making room

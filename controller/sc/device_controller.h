@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "controller/ftl/ftl.h"
+#include "controller/ftl/mapping_cache.h"
 #include "controller/ftl/write_buffer.h"
 #include "controller/sc/sata_if.h"
 #include "model/core/config.h"
@@ -29,6 +30,7 @@ struct ControllerStats {
   std::uint64_t rejected = 0;                 // commands completed with an error
   std::uint64_t trims = 0, flushes = 0;
   std::uint64_t background_gc_ops = 0;        // flash operations issued by idle-time GC
+  std::uint64_t map_reads = 0, map_writes = 0;  // translation pages read on a miss / written back
 };
 
 class DeviceController : public sc_core::sc_module,
@@ -72,6 +74,7 @@ class DeviceController : public sc_core::sc_module,
  private:
   static constexpr std::uint32_t kMaxTags = 32;
   static constexpr std::uint32_t kRmwCookie = 0x100;
+  static constexpr std::uint32_t kMapCookie = 0x200;  // a translation-page read a command waits for
   // A die is offered new host pages only while it has fewer operations than this queued,
   // so writes flow to the dies that are free (write combining striped over dies).
   static constexpr std::size_t kMaxQueuedOpsPerDie = 2;
@@ -86,6 +89,7 @@ class DeviceController : public sc_core::sc_module,
     Lpn first_lpn = 0;
     std::uint32_t units = 0;
     std::uint32_t pending = 0;  // NAND reads (read, RMW) or unprogrammed units (write-through)
+    std::uint32_t map_pending = 0;  // translation pages being read before the data reads
   };
 
   // Commands (device_controller.cpp).
@@ -112,13 +116,20 @@ class DeviceController : public sc_core::sc_module,
   void check_quiescent();
   void on_idle();
   void background_step(std::uint32_t die);
-  void relocated(Pua from, Pua to) override;
+  void relocated(Lpn lpn, Pua from, Pua to) override;
+  // Mapping-table traffic: touching `lpn`'s translation page may cost a flash read (its op
+  // carries `read_cookie`) and the write-back of an evicted dirty page. Returns true on a read.
+  bool map_access(Lpn lpn, bool update, std::uint32_t read_cookie);
+  NandOp map_op(NandOpKind kind, std::uint64_t translation_page, std::uint32_t cookie) const;
+  void send_read_data(std::uint8_t tag);
   void erased(std::uint32_t block) override;
 
   DriveConfig m_config;
   Ftl m_ftl;
   WriteBuffer m_buffer;
   std::unique_ptr<PageStore> m_store;  // flash data (keep_data only)
+  MappingCache m_map_cache;
+  std::array<std::vector<NandOp>, kMaxTags> m_deferred;  // data reads waiting for translation pages
   std::vector<std::uint8_t> m_slot_data;  // buffer data, one mapping unit per slot (keep_data only)
   std::uint64_t m_user_sectors;
   std::array<Command, kMaxTags> m_commands{};

@@ -60,6 +60,8 @@ struct ControllerConfig {
   double op = 0.07;                       // spare fraction of raw capacity hidden from the host
   std::uint64_t user_bytes = 0;           // derived from op (or given as `capacity`)
   std::uint32_t mapping_unit_bytes = 4096;
+  // DRAM for the mapping table's translation pages; 0 = the whole table is in DRAM.
+  std::uint64_t mapping_cache_bytes = 0;
   std::uint64_t max_transfer_bytes = 0;   // largest single ATA command (NBD splits above it)
   GcConfig gc;
 };

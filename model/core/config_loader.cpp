@@ -181,6 +181,13 @@ void DriveParser::parse_controller(const YAML::Node& node) {
   if (node["write_cache"])
     ctl.write_cache = get_bool(src_, node["write_cache"], "controller.write_cache");
   if (node["trim"]) ctl.trim = get_bool(src_, node["trim"], "controller.trim");
+  if (const YAML::Node cache = node["mapping_cache"]) {
+    ctl.mapping_cache_bytes = get_size(src_, cache, "controller.mapping_cache");
+    if (ctl.mapping_cache_bytes != 0 && ctl.mapping_cache_bytes < c_.nand.page_size_bytes)
+      src_.fail(cache, "controller.mapping_cache",
+                "must hold at least one translation page (" + format_size(c_.nand.page_size_bytes) +
+                    ") or be 0 for the whole table, got " + cache.Scalar());
+  }
   ctl.max_transfer_bytes = kMaxTransferLimit;
   if (const YAML::Node max = node["max_transfer"]) {
     ctl.max_transfer_bytes = get_size(src_, max, "controller.max_transfer");
@@ -409,7 +416,8 @@ std::string effective_config_yaml(const DriveConfig& c) {
     << "  firmware_cost: " << format_duration(ctl.firmware_cost_ps) << "\n"
     << "  write_buffer: " << format_size(ctl.write_buffer_bytes) << "\n"
     << "  write_cache: " << (ctl.write_cache ? "true" : "false") << "\n"
-    << "  trim: " << (ctl.trim ? "true" : "false") << "\n";
+    << "  trim: " << (ctl.trim ? "true" : "false") << "\n"
+    << "  mapping_cache: " << format_size(ctl.mapping_cache_bytes) << "\n";
   // op when it reproduces user_bytes exactly, else the exact capacity.
   if (user_bytes_for_op(n.raw_bytes(), ctl.op, ctl.mapping_unit_bytes) == ctl.user_bytes)
     o << "  op: " << fraction_text(ctl.op) << "\n";

@@ -21,7 +21,7 @@ const std::vector<std::string>& schema() {
       "controller.capacity", "controller.mapping_unit", "controller.max_transfer",
       "controller.gc", "controller.gc.policy", "controller.gc.free_blocks_low",
       "controller.gc.free_blocks_high", "controller.gc.idle_delay", "controller.gc.idle_free_blocks",
-      "controller.trim",
+      "controller.trim", "controller.mapping_cache",
       "host", "host.sata", "host.ncq_tags"};
   // clang-format on
   return paths;

@@ -6,7 +6,7 @@
 namespace ssdlab {
 
 enum class NandOpKind : std::uint8_t { kRead, kProgram, kErase };
-enum class OpOrigin : std::uint8_t { kHost, kGc };
+enum class OpOrigin : std::uint8_t { kHost, kGc, kMap };  // kMap: translation pages of the mapping table
 
 struct NandOp {
   NandOpKind kind = NandOpKind::kRead;

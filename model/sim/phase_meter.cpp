@@ -23,6 +23,8 @@ void PhaseMeter::end(const Ssd& ssd, PhaseResult& r) const {
   r.erases = ftl.erases - m_ftl.erases;
   r.rmw_reads = ctl.rmw_reads - m_controller.rmw_reads;
   r.buffer_waits = ctl.buffer_waits - m_controller.buffer_waits;
+  r.map_reads = ctl.map_reads - m_controller.map_reads;
+  r.map_writes = ctl.map_writes - m_controller.map_writes;
   r.free_blocks_end = ssd.controller.ftl().free_blocks_total();
   const Picos span = r.sim_end_ps - r.sim_start_ps;
   if (span > 0 && !m_die_busy.empty()) {

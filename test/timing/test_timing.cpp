@@ -1,6 +1,7 @@
 #include <catch2/catch.hpp>
 
 #include "model/sim/drive_info.h"
+#include "model/sim/scenario_runner.h"
 #include "timing_support.h"
 
 using namespace ssdlab;
@@ -88,4 +89,34 @@ TEST_CASE("a faster SATA generation lifts the sequential read ceiling", "[timing
   CAPTURE(mbps);
   CHECK(mbps > 400);  // well past the 3 Gb/s ceiling (~298 MB/s)
   CHECK(mbps <= drive_ceilings(config).link_read_mbps * 1.001);
+}
+
+TEST_CASE("a mapping cache smaller than the table makes random reads pay translation-page reads",
+          "[timing][mapping]") {
+  // Same drive twice (48 MiB user = 12 translation pages of 1024 entries): the whole table in
+  // DRAM, or 2 translation pages.
+  const std::string yaml = drive_yaml("2", "2", "64", "50us", "100MB/s", "3Gbps");
+  const DriveConfig whole = drive_from_yaml(yaml);
+  DriveConfig cached = drive_from_yaml(yaml);
+  cached.controller.mapping_cache_bytes = 2 * 4096;
+  const ScenarioSpec s = scenario({erase_phase(),
+                                   job_phase("fill", RwMode::kWrite, 128 * 1024, 32, percent(100)),
+                                   job_phase("randread", RwMode::kRandRead, 4096, 1, percent(100), kPicosPerSec / 10),
+                                   job_phase("seqread", RwMode::kRead, 4096, 1, percent(10))});
+  ScenarioRunner a("whole", s, whole);
+  ScenarioRunner b("cached", s, cached);
+  sc_core::sc_start();
+  REQUIRE(a.finished());
+  REQUIRE(b.finished());
+  const PhaseResult& rand_whole = a.results()[2];
+  const PhaseResult& rand_cached = b.results()[2];
+  const PhaseResult& seq_cached = b.results()[3];
+  CAPTURE(rand_whole.io.latency_ps.mean(), rand_cached.io.latency_ps.mean(), rand_cached.map_reads);
+  CHECK(rand_whole.map_reads == 0);
+  CHECK(rand_cached.map_reads > rand_cached.io.reads / 2);  // most random reads miss
+  // A miss costs one more flash read (tR + transfer) before the data read.
+  CHECK(rand_cached.io.latency_ps.mean() > 1.5 * rand_whole.io.latency_ps.mean());
+  // Sequential reads touch a new translation page only every 1024 units.
+  CHECK(seq_cached.map_reads <= seq_cached.io.reads / 1024 + 2);
+  CHECK(b.results()[1].map_writes > 0);  // the fill wrote translation pages back
 }

@@ -81,6 +81,7 @@ void check_same(const DriveConfig& a, const DriveConfig& b) {
   CHECK(a.controller.gc.idle_delay_ps == b.controller.gc.idle_delay_ps);
   CHECK(a.controller.gc.idle_free_blocks == b.controller.gc.idle_free_blocks);
   CHECK(a.controller.trim == b.controller.trim);
+  CHECK(a.controller.mapping_cache_bytes == b.controller.mapping_cache_bytes);
   CHECK(a.host.sata_line_bps == b.host.sata_line_bps);
   CHECK(a.host.ncq_tags == b.host.ncq_tags);
 }
@@ -145,7 +146,12 @@ TEST_CASE("optional keys take their defaults", "[config]") {
   CHECK(c.controller.gc.free_blocks_high == 3);
   CHECK(c.controller.gc.idle_delay_ps == 100 * kPicosPerMs);
   CHECK(c.controller.gc.idle_free_blocks == 0);
-  const DriveConfig idle = parse(kBase + "  trim: false\n  gc:\n    idle_delay: 1s\n    idle_free_blocks: 6\n");
+  CHECK(c.controller.mapping_cache_bytes == 0);
+  const DriveConfig idle = parse(kBase + "  trim: false\n  mapping_cache: 1MiB\n  gc:\n    idle_delay: 1s\n    idle_free_blocks: 6\n");
+  CHECK(idle.controller.mapping_cache_bytes == 1 << 20);
+  CHECK(error_of(kBase + "  mapping_cache: 1KiB\n") ==
+        "x.yaml:16: controller.mapping_cache: must hold at least one translation page (4KiB) or be 0 for "
+        "the whole table, got 1KiB");
   CHECK_FALSE(idle.controller.trim);
   CHECK(idle.controller.gc.idle_delay_ps == kPicosPerSec);
   CHECK(idle.controller.gc.idle_free_blocks == 6);
