@@ -68,7 +68,10 @@ void DeviceController::flush() {
     const std::uint32_t record = m_free_records.back();
     const auto count = static_cast<std::uint32_t>(kept);
     m_next_die = static_cast<std::uint32_t>(die) + 1;
-    if (!m_ftl.place(static_cast<std::uint32_t>(die), m_stage_lpns.data(), count, record, m_ops)) {
+    const std::uint64_t copied_before = m_ftl.stats().gc_units_copied;
+    const bool placed = m_ftl.place(static_cast<std::uint32_t>(die), m_stage_lpns.data(), count, record, m_ops);
+    m_cpu_debt_ps += (m_ftl.stats().gc_units_copied - copied_before) * m_config.controller.firmware_gc_cost_ps;
+    if (!placed) {
       submit_ops();  // GC work it may have started still has to run
       break;
     }
@@ -105,6 +108,7 @@ void DeviceController::flash_done(const NandOp& op) {
     } else if (op.kind == NandOpKind::kRead) {
       const auto tag = static_cast<std::uint8_t>(op.cookie & 0xff);
       Command& c = m_commands[tag];
+      if (!(op.cookie & kRmwCookie) && c.pending > 1) send_read_chunk(tag, op.bytes);
       if (--c.pending == 0) {
         if (op.cookie & kRmwCookie) {
           request_buffer(tag);

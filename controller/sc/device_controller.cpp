@@ -69,14 +69,23 @@ void DeviceController::receive_from_host(const Fis& fis) {
   }
   m_cpu_busy = true;
   m_cpu_tag = fis.tag;
-  m_cpu_event.notify(to_sc_time(m_config.controller.firmware_cost_ps));
+  m_cpu_event.notify(to_sc_time(cpu_cost(c.op)));
+}
+
+Picos DeviceController::cpu_cost(AtaCommand op) {
+  // The one firmware CPU also does the bookkeeping of foreground GC: the next command waits.
+  const ControllerConfig& ctl = m_config.controller;
+  const Picos cost = ctl.firmware_cost_ps + (op == AtaCommand::kWriteFpdma ? ctl.firmware_write_cost_ps : 0) +
+                     m_cpu_debt_ps;
+  m_cpu_debt_ps = 0;
+  return cost;
 }
 
 void DeviceController::on_cpu_done() {
   const std::uint8_t tag = m_cpu_tag;
   if (!m_cpu_queue.empty()) {
     m_cpu_tag = m_cpu_queue.pop();
-    m_cpu_event.notify(to_sc_time(m_config.controller.firmware_cost_ps));
+    m_cpu_event.notify(to_sc_time(cpu_cost(m_commands[m_cpu_tag].op)));
   } else {
     m_cpu_busy = false;
   }
@@ -203,9 +212,17 @@ void DeviceController::start_read(std::uint8_t tag) {
   if (c.pending == 0 && c.map_pending == 0) send_read_data(tag);
 }
 
+void DeviceController::send_read_chunk(std::uint8_t tag, std::uint32_t bytes) {
+  Command& c = m_commands[tag];
+  const std::uint32_t left = c.sectors * kSectorBytes - c.bytes_sent;
+  const std::uint32_t n = std::min(bytes, left);
+  if (n == 0) return;
+  c.bytes_sent += n;
+  link->transmit(Fis{FisKind::kDataToHost, tag, c.op, c.lba, c.sectors, n});
+}
+
 void DeviceController::send_read_data(std::uint8_t tag) {
-  const Command& c = m_commands[tag];
-  link->transmit(Fis{FisKind::kDataToHost, tag, c.op, c.lba, c.sectors, c.sectors * kSectorBytes});
+  send_read_chunk(tag, ~std::uint32_t(0));
   complete(tag);
 }
 

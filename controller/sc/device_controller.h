@@ -90,10 +90,12 @@ class DeviceController : public sc_core::sc_module,
     std::uint32_t units = 0;
     std::uint32_t pending = 0;  // NAND reads (read, RMW) or unprogrammed units (write-through)
     std::uint32_t map_pending = 0;  // translation pages being read before the data reads
+    std::uint32_t bytes_sent = 0;   // read data already on its way to the host
   };
 
   // Commands (device_controller.cpp).
   void on_cpu_done();
+  Picos cpu_cost(AtaCommand op);
   void dispatch(std::uint8_t tag);
   void start_read(std::uint8_t tag);
   void copy_read_data(const Command& c);
@@ -121,6 +123,9 @@ class DeviceController : public sc_core::sc_module,
   // carries `read_cookie`) and the write-back of an evicted dirty page. Returns true on a read.
   bool map_access(Lpn lpn, bool update, std::uint32_t read_cookie);
   NandOp map_op(NandOpKind kind, std::uint64_t translation_page, std::uint32_t cookie) const;
+  // Read data goes to the host as each flash read completes (cut-through, one DMA Setup +
+  // Data FIS burst per page); send_read_data() sends what is left and completes.
+  void send_read_chunk(std::uint8_t tag, std::uint32_t bytes);
   void send_read_data(std::uint8_t tag);
   void erased(std::uint32_t block) override;
 
@@ -135,6 +140,7 @@ class DeviceController : public sc_core::sc_module,
   std::array<Command, kMaxTags> m_commands{};
   Ring<std::uint8_t> m_cpu_queue;
   bool m_cpu_busy = false;
+  Picos m_cpu_debt_ps = 0;  // firmware time owed for foreground GC, paid before the next command
   std::uint8_t m_cpu_tag = 0;
   sc_core::sc_event m_cpu_event;
   Ring<std::uint8_t> m_buffer_waiters;

@@ -54,6 +54,8 @@ struct GcConfig {
 struct ControllerConfig {
   std::uint32_t queue_depth = 32;         // device NCQ depth (1..32)
   Picos firmware_cost_ps = 0;             // CPU time per command
+  Picos firmware_write_cost_ps = 0;       // extra CPU time per write command (allocation, mapping)
+  Picos firmware_gc_cost_ps = 0;          // CPU time per unit relocated by foreground GC
   std::uint64_t write_buffer_bytes = 0;   // DRAM write buffer
   bool write_cache = true;                // complete writes once buffered
   bool trim = true;                       // DATA SET MANAGEMENT / TRIM supported

@@ -176,6 +176,10 @@ void DriveParser::parse_controller(const YAML::Node& node) {
   ctl.queue_depth = u32(node, "queue_depth", p, 1, 32, false, 32);
   if (node["firmware_cost"])
     ctl.firmware_cost_ps = get_duration(src_, node["firmware_cost"], "controller.firmware_cost");
+  if (node["firmware_write_cost"])
+    ctl.firmware_write_cost_ps = get_duration(src_, node["firmware_write_cost"], "controller.firmware_write_cost");
+  if (node["firmware_gc_cost"])
+    ctl.firmware_gc_cost_ps = get_duration(src_, node["firmware_gc_cost"], "controller.firmware_gc_cost");
   ctl.write_buffer_bytes =
       get_size(src_, require(src_, node, p, "write_buffer"), "controller.write_buffer");
   if (node["write_cache"])
@@ -414,6 +418,8 @@ std::string effective_config_yaml(const DriveConfig& c) {
   o << "controller:\n"
     << "  queue_depth: " << ctl.queue_depth << "\n"
     << "  firmware_cost: " << format_duration(ctl.firmware_cost_ps) << "\n"
+    << "  firmware_write_cost: " << format_duration(ctl.firmware_write_cost_ps) << "\n"
+    << "  firmware_gc_cost: " << format_duration(ctl.firmware_gc_cost_ps) << "\n"
     << "  write_buffer: " << format_size(ctl.write_buffer_bytes) << "\n"
     << "  write_cache: " << (ctl.write_cache ? "true" : "false") << "\n"
     << "  trim: " << (ctl.trim ? "true" : "false") << "\n"

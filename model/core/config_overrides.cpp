@@ -16,7 +16,7 @@ const std::vector<std::string>& schema() {
       "nand.t_read", "nand.t_read.lsb", "nand.t_read.csb", "nand.t_read.msb",
       "nand.t_prog", "nand.t_prog.lsb", "nand.t_prog.csb", "nand.t_prog.msb",
       "nand.t_erase", "nand.bus_rate", "nand.t_cmd",
-      "controller", "controller.queue_depth", "controller.firmware_cost",
+      "controller", "controller.queue_depth", "controller.firmware_cost", "controller.firmware_write_cost", "controller.firmware_gc_cost",
       "controller.write_buffer", "controller.write_cache", "controller.op",
       "controller.capacity", "controller.mapping_unit", "controller.max_transfer",
       "controller.gc", "controller.gc.policy", "controller.gc.free_blocks_low",

@@ -69,6 +69,8 @@ void check_same(const DriveConfig& a, const DriveConfig& b) {
   CHECK(a.nand.t_cmd_ps == b.nand.t_cmd_ps);
   CHECK(a.controller.queue_depth == b.controller.queue_depth);
   CHECK(a.controller.firmware_cost_ps == b.controller.firmware_cost_ps);
+  CHECK(a.controller.firmware_write_cost_ps == b.controller.firmware_write_cost_ps);
+  CHECK(a.controller.firmware_gc_cost_ps == b.controller.firmware_gc_cost_ps);
   CHECK(a.controller.write_buffer_bytes == b.controller.write_buffer_bytes);
   CHECK(a.controller.write_cache == b.controller.write_cache);
   CHECK(a.controller.op == b.controller.op);  // bit-exact
@@ -149,6 +151,8 @@ TEST_CASE("optional keys take their defaults", "[config]") {
   CHECK(c.controller.mapping_cache_bytes == 0);
   const DriveConfig idle = parse(kBase + "  trim: false\n  mapping_cache: 1MiB\n  gc:\n    idle_delay: 1s\n    idle_free_blocks: 6\n");
   CHECK(idle.controller.mapping_cache_bytes == 1 << 20);
+  CHECK(parse(kBase + "  firmware_write_cost: 250us\n").controller.firmware_write_cost_ps == 250 * kPicosPerUs);
+  CHECK(parse(kBase + "  firmware_gc_cost: 20us\n").controller.firmware_gc_cost_ps == 20 * kPicosPerUs);
   CHECK(error_of(kBase + "  mapping_cache: 1KiB\n") ==
         "x.yaml:16: controller.mapping_cache: must hold at least one translation page (4KiB) or be 0 for "
         "the whole table, got 1KiB");

@@ -1,0 +1,29 @@
+// `ssdlab serve`: the emulated drive as an NBD export, for real programs (fio, qemu-io,
+// nbdcopy, a file system through nbdfuse). Threads: the SystemC kernel runs in the main thread
+// (this function), the NBD server on an Asio thread; requests cross into the kernel only
+// through the bridge's inbox channel, replies cross back by posting to the Asio thread.
+// See docs/nbd.md.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace ssdlab {
+
+struct ServeOptions {
+  std::string drive_path;
+  std::vector<std::string> overrides;  // -p key=value
+  std::string listen = "127.0.0.1:10809";  // HOST:PORT (port 0: any free port)
+  std::string socket_path;                 // a Unix socket instead of TCP
+  std::string pace = "realtime";           // realtime | none
+  std::string image_path;                  // empty: nothing kept
+  std::string out_dir = "results/serve";
+  std::string export_name;                 // empty: the drive config's name
+  double spin_us = 60;                     // realtime: busy-wait this long before each event
+};
+
+// Serves until SIGINT/SIGTERM; returns the exit status. Throws ConfigError for a bad config
+// and std::runtime_error for other refusals (an image of another drive, an address in use).
+int run_serve(const ServeOptions& options);
+
+}  // namespace ssdlab
