@@ -126,8 +126,13 @@ void Ftl::remove_closed(std::uint32_t die, std::uint32_t block) {
   m_index.remove(block, m_valid[block]);
   DieState& d = m_dies[die];
   if (!d.closed_ring.empty()) {
-    // FIFO victims are always the oldest closed block.
-    d.closed_head = (d.closed_head + 1) % m_geo.blocks_per_die;
+    // FIFO victims are the oldest closed block, or the oldest with invalid data: fully valid
+    // blocks before it keep their order.
+    const std::uint32_t n = m_geo.blocks_per_die;
+    std::uint32_t i = 0;
+    while (d.closed_ring[(d.closed_head + i) % n] != block) ++i;
+    for (; i > 0; --i) d.closed_ring[(d.closed_head + i) % n] = d.closed_ring[(d.closed_head + i - 1) % n];
+    d.closed_head = (d.closed_head + 1) % n;
     --d.closed_count;
   }
   m_state[block] = BlockState::kOpen;  // being collected: out of the index
@@ -138,7 +143,12 @@ std::int64_t Ftl::pick_victim(std::uint32_t die) const {
     case GcPolicyKind::kGreedy:
       return m_index.fewest_valid(die);
     case GcPolicyKind::kFifo: {
+      // The oldest closed block that holds anything invalid (a fully valid one frees nothing).
       const DieState& d = m_dies[die];
+      for (std::uint32_t i = 0; i < d.closed_count; ++i) {
+        const std::uint32_t b = d.closed_ring[(d.closed_head + i) % m_geo.blocks_per_die];
+        if (m_valid[b] < m_geo.units_per_block) return b;
+      }
       return d.closed_count ? std::int64_t(d.closed_ring[d.closed_head]) : -1;
     }
     case GcPolicyKind::kCostBenefit: {

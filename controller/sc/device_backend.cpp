@@ -129,9 +129,8 @@ void DeviceController::flash_done(const NandOp& op) {
         submit_ops();
       }
     }
-  } else if (m_background && m_die_ops[op.die] == 0) {
-    background_step(op.die);
   }
+  if (m_background && m_die_ops[op.die] == 0) background_step(op.die);  // idle: keep collecting
   flush();
   check_quiescent();
 }
@@ -216,6 +215,8 @@ bool DeviceController::map_access(Lpn lpn, bool update, std::uint32_t read_cooki
   m_ops.push_back(map_op(NandOpKind::kRead, static_cast<std::uint64_t>(effect.read), read_cookie));
   return true;
 }
-void DeviceController::erased(std::uint32_t block) { m_store->erase(block); }
+void DeviceController::erased(std::uint32_t block) {
+  if (m_store) m_store->erase(block);
+}
 
 }  // namespace ssdlab

@@ -77,7 +77,7 @@ class DeviceController : public sc_core::sc_module,
   static constexpr std::uint32_t kMapCookie = 0x200;  // a translation-page read a command waits for
   // A die is offered new host pages only while it has fewer operations than this queued,
   // so writes flow to the dies that are free (write combining striped over dies).
-  static constexpr std::size_t kMaxQueuedOpsPerDie = 2;
+  static constexpr std::size_t kMaxQueuedOpsPerDie = 4;
 
   struct Command {
     bool active = false;

@@ -1,4 +1,4 @@
-// The ssdlab command line: `ssdlab run SCENARIO`, `ssdlab info CONFIG`.
+// The ssdlab command line: `ssdlab run SCENARIO`, `ssdlab info CONFIG`, `ssdlab serve --drive CONFIG`.
 #include <systemc>
 
 #include <CLI/CLI.hpp>
@@ -8,6 +8,7 @@
 #include "model/core/config_loader.h"
 #include "model/sim/drive_info.h"
 #include "model/sim/run_scenario.h"
+#include "model/sim/serve.h"
 
 int sc_main(int argc, char** argv) {
   setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);  // keep the output to our own
@@ -21,12 +22,38 @@ int sc_main(int argc, char** argv) {
   run_cmd->add_option("-p,--param", run.overrides, "override a drive config key, e.g. -p controller.op=0.28");
   auto* seed_opt = run_cmd->add_option("--seed", run.seed, "override the scenario's random seed");
   run_cmd->add_flag("--quiet,-q", run.quiet, "print nothing but errors");
+  run_cmd->add_option("--scale", run.scale,
+                      "run a scaled-down copy: fewer blocks per die, durations and sizes shrunk alike (0..1]")
+      ->check(CLI::Range(0.0001, 1.0));
 
   std::string info_path;
   std::vector<std::string> info_overrides;
   CLI::App* info_cmd = app.add_subcommand("info", "print the facts a drive config implies");
   info_cmd->add_option("config", info_path, "drive config YAML (configs/*.yaml)")->required();
   info_cmd->add_option("-p,--param", info_overrides, "override a config key");
+
+  ssdlab::ServeOptions serve;
+  CLI::App* serve_cmd = app.add_subcommand(
+      "serve", "serve the drive over NBD (fio, qemu-io, nbdcopy, nbdfuse) until SIGINT/SIGTERM");
+  serve_cmd->add_option("--drive,-d", serve.drive_path, "drive config YAML (configs/*.yaml)")->required();
+  serve_cmd->add_option("-p,--param", serve.overrides, "override a drive config key");
+  auto* listen_opt = serve_cmd->add_option("--listen,-l", serve.listen,
+                                           "TCP address HOST:PORT (port 0: any free port)")
+                            ->capture_default_str();
+  serve_cmd->add_option("--socket,-s", serve.socket_path, "serve on a Unix socket instead of TCP")
+      ->excludes(listen_opt);
+  serve_cmd->add_option("--pace", serve.pace,
+                        "realtime: completions at their simulated time on the wall clock; none: as fast as possible")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"realtime", "none"}));
+  serve_cmd->add_option("--image,-i", serve.image_path,
+                        "keep the drive in FILE: restored at start, saved on FLUSH and at shutdown");
+  serve_cmd->add_option("--out,-o", serve.out_dir, "statistics directory (summary.json, config.yaml)")
+      ->capture_default_str();
+  serve_cmd->add_option("--export-name", serve.export_name, "NBD export name (default: the drive's name)");
+  serve_cmd->add_option("--spin-us", serve.spin_us,
+                        "realtime: microseconds busy-waited before each event instead of sleeping")
+      ->capture_default_str();
 
   try {
     app.parse(argc, argv);
@@ -37,6 +64,8 @@ int sc_main(int argc, char** argv) {
     if (*run_cmd) {
       run.has_seed = seed_opt->count() > 0;
       ssdlab::run_scenario(run);
+    } else if (*serve_cmd) {
+      return ssdlab::run_serve(serve);
     } else if (*info_cmd) {
       ssdlab::print_drive_info(std::cout, ssdlab::load_drive_config(info_path, info_overrides));
     }

@@ -25,6 +25,7 @@ void PhaseMeter::end(const Ssd& ssd, PhaseResult& r) const {
   r.buffer_waits = ctl.buffer_waits - m_controller.buffer_waits;
   r.map_reads = ctl.map_reads - m_controller.map_reads;
   r.map_writes = ctl.map_writes - m_controller.map_writes;
+  r.background_gc_ops = ctl.background_gc_ops - m_controller.background_gc_ops;
   r.free_blocks_end = ssd.controller.ftl().free_blocks_total();
   const Picos span = r.sim_end_ps - r.sim_start_ps;
   if (span > 0 && !m_die_busy.empty()) {

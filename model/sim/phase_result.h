@@ -27,6 +27,7 @@ struct PhaseResult {
   std::uint64_t rmw_reads = 0;
   std::uint64_t buffer_waits = 0;
   std::uint64_t map_reads = 0, map_writes = 0;  // translation pages (controller.mapping_cache)
+  std::uint64_t background_gc_ops = 0;           // flash operations of idle-time GC
   std::uint64_t free_blocks_end = 0;
   double die_utilisation = 0;   // mean over dies of busy time / phase time
   double link_utilisation = 0;

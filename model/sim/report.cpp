@@ -54,6 +54,7 @@ nlohmann::json phase_json(const PhaseResult& r) {
   j["buffer_waits"] = r.buffer_waits;
   j["map_reads"] = r.map_reads;
   j["map_writes"] = r.map_writes;
+  j["background_gc_ops"] = r.background_gc_ops;
   j["free_blocks_end"] = r.free_blocks_end;
   j["die_utilisation"] = r.die_utilisation;
   j["link_utilisation"] = r.link_utilisation;

@@ -4,11 +4,13 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <memory>
 #include <sstream>
 #include <stdexcept>
 
 #include "model/core/config_loader.h"
 #include "model/sim/report.h"
+#include "model/sim/scale.h"
 #include "model/sim/scenario_runner.h"
 
 namespace ssdlab {
@@ -43,12 +45,46 @@ RunOutcome simulate(const ScenarioSpec& scenario, const DriveConfig& config, boo
   return outcome;
 }
 
-RunOutcome run_scenario(const RunOptions& options) {
-  ScenarioSpec scenario = load_scenario(options.scenario_path);
+void prepare_run(const RunOptions& options, ScenarioSpec& scenario, DriveConfig& config) {
+  scenario = load_scenario(options.scenario_path);
   if (options.has_seed) scenario.seed = options.seed;
   std::vector<std::string> overrides = scenario.overrides;
   overrides.insert(overrides.end(), options.overrides.begin(), options.overrides.end());
-  const DriveConfig config = load_drive_config(scenario.drive_path, overrides);
+  config = load_drive_config(scenario.drive_path, overrides);
+  if (options.scale < 1.0) {
+    const ScalePlan plan = plan_scale(config, options.scale);
+    overrides.push_back(plan.blocks_override);
+    config = load_drive_config(scenario.drive_path, overrides);
+    scale_scenario(scenario, plan.factor);
+    scenario.name += "-scaled";
+  }
+}
+
+std::vector<RunOutcome> simulate_all(const std::vector<std::pair<ScenarioSpec, DriveConfig>>& runs) {
+  std::vector<std::unique_ptr<ScenarioRunner>> runners;
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    runners.push_back(std::make_unique<ScenarioRunner>(("run" + std::to_string(i)).c_str(), runs[i].first,
+                                                        runs[i].second));
+  }
+  sc_core::sc_start();
+  std::vector<RunOutcome> outcomes;
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    if (!runners[i]->error().empty()) throw std::runtime_error(runners[i]->error());
+    if (!runners[i]->finished()) throw std::runtime_error("simulation stopped before the scenario ended");
+    RunOutcome o;
+    o.scenario = runs[i].first;
+    o.config = runs[i].second;
+    o.results = runners[i]->results();
+    o.samples = runners[i]->samples();
+    outcomes.push_back(std::move(o));
+  }
+  return outcomes;
+}
+
+RunOutcome run_scenario(const RunOptions& options) {
+  ScenarioSpec scenario;
+  DriveConfig config;
+  prepare_run(options, scenario, config);
 
   const std::filesystem::path out =
       options.out_dir.empty() ? std::filesystem::path("results") / scenario.name : std::filesystem::path(options.out_dir);

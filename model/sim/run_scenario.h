@@ -2,6 +2,7 @@
 #pragma once
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "model/core/config.h"
@@ -17,6 +18,7 @@ struct RunOptions {
   bool has_seed = false;
   std::uint64_t seed = 0;
   bool quiet = false;
+  double scale = 1.0;                  // < 1: a scaled-down drive and scenario (model/sim/scale.h)
 };
 
 struct RunOutcome {
@@ -31,7 +33,11 @@ struct RunOutcome {
 // Elaborates and runs the simulation (once per process: SystemC elaborates only once).
 // Throws ConfigError for bad input and std::runtime_error when the simulation fails.
 RunOutcome run_scenario(const RunOptions& options);
+// The scenario and drive `run_scenario` would simulate (overrides and scale applied).
+void prepare_run(const RunOptions& options, ScenarioSpec& scenario, DriveConfig& config);
 // Same, for a scenario already in memory (tests); writes nothing.
 RunOutcome simulate(const ScenarioSpec& scenario, const DriveConfig& config, bool quiet = true);
+// Several independent drives side by side in one simulation (tests that compare drives).
+std::vector<RunOutcome> simulate_all(const std::vector<std::pair<ScenarioSpec, DriveConfig>>& runs);
 
 }  // namespace ssdlab

@@ -147,6 +147,21 @@ void ScenarioRunner::on_sample() {
   const std::uint64_t host = f.host_units_written - m_last_ftl.host_units_written;
   if (host) s.waf = double(f.nand_units_programmed() - m_last_ftl.nand_units_programmed()) / double(host);
   m_samples.push_back(s);
+  // A job whose requests stop completing for a long simulated time means a stalled drive
+  // (a firmware bug): report it instead of sampling forever.
+  if (driver.running() && c.ios == m_last_counters.ios) {
+    m_stalled_ps += now - m_last_sample_ps;
+    if (m_stalled_ps > kStallLimitPs) {
+      m_error = m_scenario.path + ": phase '" + m_scenario.phases[m_current_phase].name +
+                "': the drive completed no request for " + std::to_string(kStallLimitPs / kPicosPerSec) +
+                " simulated seconds (stalled)";
+      m_sampling = false;
+      sc_core::sc_stop();
+      return;
+    }
+  } else {
+    m_stalled_ps = 0;
+  }
   m_last_counters = c;
   m_last_ftl = f;
   m_last_sample_ps = now;

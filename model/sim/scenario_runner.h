@@ -52,6 +52,8 @@ class ScenarioRunner : public sc_core::sc_module {
   HostCounters m_last_counters;
   FtlStats m_last_ftl;
   Picos m_last_sample_ps = 0;
+  Picos m_stalled_ps = 0;
+  static constexpr Picos kStallLimitPs = 3600 * kPicosPerSec;
 };
 
 }  // namespace ssdlab

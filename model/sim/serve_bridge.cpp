@@ -72,7 +72,13 @@ ServeBridge::ServeBridge(sc_core::sc_module_name name, Ssd& ssd, const DriveConf
 
 void ServeBridge::on_arrived() {
   const Picos now = now_picos();
+  const WallClock::time_point wall = WallClock::now();
   for (InboxItem& item : inbox.arrived()) {
+    const auto pickup = static_cast<std::uint64_t>(
+        std::max<std::int64_t>(0, std::chrono::duration_cast<std::chrono::nanoseconds>(wall - item.arrival).count()));
+    ++m_nbd.pickups;
+    m_nbd.pickup_ns_sum += pickup;
+    m_nbd.pickup_ns_max = std::max(m_nbd.pickup_ns_max, pickup);
     if (item.kind == InboxItem::Kind::kStats) {
       m_hooks.stats();
       continue;

@@ -68,6 +68,8 @@ struct NbdStats {
   std::array<std::uint64_t, kKinds> requests{}, bytes{}, errors{};
   std::array<Histogram, kKinds> latency_ps;
   std::uint64_t image_saves = 0, image_save_failures = 0;
+  // Wall-clock time from a request's arrival to the kernel taking it (nanoseconds).
+  std::uint64_t pickups = 0, pickup_ns_sum = 0, pickup_ns_max = 0;
 };
 
 // What the bridge asks of its owner (serve.cpp); all called in the kernel thread.

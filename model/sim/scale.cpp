@@ -1,0 +1,46 @@
+#include "model/sim/scale.h"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+namespace ssdlab {
+
+ScalePlan plan_scale(const DriveConfig& full, double factor) {
+  if (!(factor > 0.0 && factor <= 1.0)) throw std::invalid_argument("--scale must be in (0, 1]");
+  const NandConfig& n = full.nand;
+  // Spare blocks per die must stay >= free_blocks_high + 2 (see the config loader).
+  const double op = 1.0 - double(full.controller.user_bytes) / double(n.raw_bytes());
+  const double need_per_die = full.controller.gc.free_blocks_high + 2 + 1;
+  const auto min_per_plane = static_cast<std::uint32_t>(
+      std::ceil(need_per_die / std::max(op, 1e-9) / n.planes_per_die)) + 1;
+  auto blocks = static_cast<std::uint32_t>(std::llround(n.blocks_per_plane * factor));
+  blocks = std::min(n.blocks_per_plane, std::max(blocks, min_per_plane));
+  ScalePlan plan;
+  plan.factor = double(blocks) / double(n.blocks_per_plane);
+  plan.blocks_override = "nand.blocks_per_plane=" + std::to_string(blocks);
+  return plan;
+}
+
+namespace {
+void scale_amount(Amount& a, double f) {
+  if (!a.is_percent) a.bytes = static_cast<std::uint64_t>(std::llround(double(a.bytes) * f)) / 4096 * 4096;
+}
+Picos scale_time(Picos t, double f) { return static_cast<Picos>(std::llround(double(t) * f)); }
+}  // namespace
+
+void scale_scenario(ScenarioSpec& scenario, double f) {
+  for (PhaseSpec& p : scenario.phases) {
+    scale_amount(p.job.size, f);
+    if (!p.job.size.is_percent && p.job.size.bytes < p.job.bs_bytes) p.job.size.bytes = p.job.bs_bytes;
+    if (p.job.io_size_set) scale_amount(p.job.io_size, f);
+    scale_amount(p.job.offset, f);
+    p.job.runtime_ps = scale_time(p.job.runtime_ps, f);
+    p.idle_ps = scale_time(p.idle_ps, f);
+    scale_amount(p.trim.offset, f);
+    scale_amount(p.trim.size, f);
+  }
+  scenario.sample_interval_ps = std::max<Picos>(kPicosPerMs, scale_time(scenario.sample_interval_ps, f));
+}
+
+}  // namespace ssdlab

@@ -1,0 +1,309 @@
+// `ssdlab serve`: assembles drive, bridge and NBD server, then runs the kernel in this thread,
+// paced against the wall clock or as fast as it goes.
+#include "model/sim/serve.h"
+
+#include <sys/prctl.h>
+
+#include <algorithm>
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "model/core/config_loader.h"
+#include "model/core/units.h"
+#include "model/sim/phase_meter.h"
+#include "model/sim/report.h"
+#include "model/sim/serve_bridge.h"
+#include "model/sim/serve_image.h"
+#include "nand/flash_if.h"
+
+namespace ssdlab {
+
+namespace {
+
+using Nanos = std::chrono::nanoseconds;
+
+// Realtime pacing: simulated time t corresponds to wall-clock time anchor + t. The kernel never
+// runs an event before its wall-clock time, and a request enters the simulation at the
+// simulated time of its arrival, so a completion leaves the kernel when the wall clock reaches
+// its simulated completion time.
+class Pacer {
+ public:
+  explicit Pacer(bool realtime) : m_realtime(realtime) {}
+  bool realtime() const { return m_realtime; }
+  void anchor(Picos sim_now) { m_anchor = WallClock::now() - Nanos(sim_now / 1000); }
+  void shift(WallClock::duration d) { m_anchor += d; }  // the world stood still for `d`
+  Picos sim_time_of(WallClock::time_point t) const {
+    if (!m_realtime || t <= m_anchor) return 0;
+    return static_cast<Picos>(std::chrono::duration_cast<Nanos>(t - m_anchor).count()) * 1000;
+  }
+  WallClock::time_point wall_of(Picos sim) const { return m_anchor + Nanos((sim + 999) / 1000); }
+  Picos sim_now_by_wall() const { return sim_time_of(WallClock::now()); }
+
+  // How far behind the wall clock the kernel ran events (it catches up when late).
+  void note_step(Picos event_time) {
+    ++m_steps;
+    const Picos wall = sim_now_by_wall();
+    if (wall <= event_time) return;
+    const Picos lag = wall - event_time;
+    m_max_lag = std::max(m_max_lag, lag);
+    if (lag > 20 * kPicosPerUs) ++m_late_steps;
+  }
+  std::uint64_t steps() const { return m_steps; }
+  std::uint64_t late_steps() const { return m_late_steps; }
+  Picos max_lag() const { return m_max_lag; }
+
+ private:
+  bool m_realtime;
+  WallClock::time_point m_anchor = WallClock::now();
+  std::uint64_t m_steps = 0, m_late_steps = 0;
+  Picos m_max_lag = 0;
+};
+
+void run_realtime(ServeBridge& bridge, Pacer& pacer, WallClock::duration spin) {
+  while (!bridge.finished()) {
+    if (sc_core::sc_pending_activity_at_current_time()) {
+      sc_core::sc_start(sc_core::SC_ZERO_TIME);  // deltas now, and requests just posted
+      continue;
+    }
+    if (!sc_core::sc_pending_activity_at_future_time()) {
+      bridge.inbox.wait();  // nothing scheduled: sleep until a request comes
+      continue;
+    }
+    const Picos now = now_picos();
+    const Picos next = now + sc_core::sc_time_to_pending_activity().value();
+    if (next > pacer.sim_now_by_wall() && bridge.inbox.wait_until(pacer.wall_of(next), spin)) {
+      continue;  // a request came first: the kernel takes it (stamped with its arrival time)
+    }
+    pacer.note_step(next);
+    sc_core::sc_start(to_sc_time(next - now));  // up to `next`; its events run on the next turn
+  }
+}
+
+void run_unpaced(ServeBridge& bridge) {
+  while (!bridge.finished()) {
+    if (sc_core::sc_pending_activity()) {
+      sc_core::sc_start(sc_core::sc_max_time() - sc_core::sc_time_stamp(), sc_core::SC_EXIT_ON_STARVATION);
+    } else {
+      bridge.inbox.wait();
+    }
+  }
+}
+
+double us(double ps) { return ps / double(kPicosPerUs); }
+
+nlohmann::json latency_json(const Histogram& h) {
+  return {{"mean", us(h.mean())},
+          {"p50", us(double(h.quantile(0.50)))},
+          {"p99", us(double(h.quantile(0.99)))},
+          {"max", us(double(h.max()))}};
+}
+
+void write_file(const std::filesystem::path& path, const std::string& text) {
+  std::ofstream out(path);
+  out << text;
+  if (!out) throw std::runtime_error("cannot write " + path.string());
+}
+
+// Everything the hooks need, alive for the whole run.
+struct Session {
+  Session(const ServeOptions& o, const DriveConfig& c, Ssd& s, Pacer& p) : options(o), config(c), ssd(s), pacer(p) {}
+
+  const ServeOptions& options;
+  const DriveConfig& config;
+  Ssd& ssd;
+  Pacer& pacer;
+  PhaseMeter meter;
+  WallClock::time_point wall_start = WallClock::now();
+  nbd::Server* server = nullptr;
+  ServeBridge* bridge = nullptr;
+
+  bool save() {
+    const auto t0 = WallClock::now();
+    bool ok = true;
+    try {
+      const ImageInfo info = save_image(options.image_path, config, ssd.controller);
+      const double ms = std::chrono::duration<double, std::milli>(WallClock::now() - t0).count();
+      std::printf("image %s saved: %llu blocks of data, %.1f MiB, %.0f ms\n", options.image_path.c_str(),
+                  static_cast<unsigned long long>(info.data_blocks), double(info.file_bytes) / double(1 << 20), ms);
+      std::fflush(stdout);
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "ssdlab serve: image not saved: %s\n", e.what());
+      ok = false;
+    }
+    pacer.shift(WallClock::now() - t0);  // simulated time stood still meanwhile
+    return ok;
+  }
+
+  void stats() {
+    const auto t0 = WallClock::now();
+    PhaseResult r;
+    r.name = "serve";
+    r.kind = "serve";
+    meter.end(ssd, r);
+    r.io = bridge->io_stats();
+    r.wall_seconds = std::chrono::duration<double>(t0 - wall_start).count();
+    print_table(std::cout, {r});
+    const NbdStats& n = bridge->nbd_stats();
+    const nbd::ServerCounters& c = server->counters();
+    nlohmann::json requests;
+    for (std::size_t k = 0; k < NbdStats::kKinds; ++k) {
+      requests[nbd::to_string(static_cast<nbd::IoKind>(k))] = {{"count", n.requests[k]},
+                                                               {"bytes", n.bytes[k]},
+                                                               {"errors", n.errors[k]},
+                                                               {"latency_us", latency_json(n.latency_ps[k])}};
+    }
+    nlohmann::json nj = {{"endpoint", server->endpoint()},
+                         {"pace", options.pace},
+                         {"export_bytes", config.controller.user_bytes},
+                         {"connections", c.connections.load()},
+                         {"bad_handshakes", c.bad_handshakes.load()},
+                         {"rejected_requests", c.rejected.load()},
+                         {"lost_mid_request", c.lost_mid_request.load()},
+                         {"requests", requests},
+                         {"image", options.image_path},
+                         {"image_saves", n.image_saves},
+                         {"image_save_failures", n.image_save_failures},
+                         {"reply_handover_us",
+                          {{"mean", c.handovers ? double(c.handover_ns_sum.load()) / 1e3 / double(c.handovers.load()) : 0.0},
+                           {"max", double(c.handover_ns_max.load()) / 1e3}}},
+                         {"request_pickup_us",
+                          {{"mean", n.pickups ? double(n.pickup_ns_sum) / 1e3 / double(n.pickups) : 0.0},
+                           {"max", double(n.pickup_ns_max) / 1e3}}},
+                         {"pacing", {{"steps", pacer.steps()},
+                                     {"late_steps", pacer.late_steps()},
+                                     {"max_lag_us", us(double(pacer.max_lag()))}}}};
+    std::printf("nbd: %llu connections, %llu read / %llu write / %llu trim / %llu flush requests, %llu refused; "
+                "read latency %.1f us mean, write %.1f us (simulated)\n",
+                static_cast<unsigned long long>(c.connections.load()),
+                static_cast<unsigned long long>(n.requests[0]), static_cast<unsigned long long>(n.requests[1]),
+                static_cast<unsigned long long>(n.requests[2]), static_cast<unsigned long long>(n.requests[3]),
+                static_cast<unsigned long long>(c.rejected.load()), us(n.latency_ps[0].mean()),
+                us(n.latency_ps[1].mean()));
+    std::fflush(stdout);
+    ScenarioSpec spec;
+    spec.name = "serve";
+    spec.path = options.drive_path;
+    spec.seed = 0;
+    nlohmann::json j = nlohmann::json::parse(summary_json(spec, config, {r}));
+    j["nbd"] = nj;
+    try {
+      write_file(std::filesystem::path(options.out_dir) / "summary.json", j.dump(2) + "\n");
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "ssdlab serve: %s\n", e.what());
+    }
+    pacer.shift(WallClock::now() - t0);
+  }
+};
+
+// The Asio side hands requests over through the inbox.
+class InboxBackend : public nbd::Backend {
+ public:
+  explicit InboxBackend(Inbox& inbox) : m_inbox(inbox) {}
+  void submit(nbd::IoPtr io) override {
+    InboxItem item;
+    item.arrival = io->arrival;
+    item.io = std::move(io);
+    m_inbox.post(std::move(item));
+  }
+
+ private:
+  Inbox& m_inbox;
+};
+
+}  // namespace
+
+int run_serve(const ServeOptions& options) {
+  if (options.pace != "realtime" && options.pace != "none") {
+    throw std::runtime_error("--pace must be realtime or none, got '" + options.pace + "'");
+  }
+  const DriveConfig config = load_drive_config(options.drive_path, options.overrides);
+  Pacer pacer(options.pace == "realtime");
+  Ssd ssd("ssd", config, /*keep_data=*/true);
+  Session session{options, config, ssd, pacer};
+  ServeHooks hooks;
+  hooks.reply = [&session](nbd::IoPtr io) { session.server->complete(std::move(io)); };
+  hooks.sim_time_of = [&pacer](WallClock::time_point t) { return pacer.sim_time_of(t); };
+  hooks.save_image = [&session] { return session.save(); };
+  hooks.stats = [&session] { session.stats(); };
+  ServeBridge bridge("serve", ssd, config, !options.image_path.empty(), hooks);
+  ssd.hba.completion(bridge);
+  session.bridge = &bridge;
+
+  if (!options.image_path.empty()) {
+    if (std::filesystem::exists(options.image_path)) {
+      const ImageInfo info = load_image(options.image_path, config, ssd.controller);
+      std::printf("image %s restored: %llu blocks of data, %llu host units written before\n",
+                  options.image_path.c_str(), static_cast<unsigned long long>(info.data_blocks),
+                  static_cast<unsigned long long>(ssd.controller.ftl().stats().host_units_written));
+    } else {
+      std::printf("image %s: new (saved on FLUSH and at shutdown)\n", options.image_path.c_str());
+    }
+  }
+  std::filesystem::create_directories(options.out_dir);
+  write_file(std::filesystem::path(options.out_dir) / "config.yaml", effective_config_yaml(config));
+
+  nbd::Export ex;
+  ex.name = options.export_name.empty() ? config.name : options.export_name;
+  ex.description = config.description;
+  ex.size = config.controller.user_bytes;
+  ex.flags = nbd::kTxHasFlags | nbd::kTxSendFlush | nbd::kTxSendFua | nbd::kTxCanMultiConn;
+  if (config.controller.trim) ex.flags |= nbd::kTxSendTrim;
+  ex.min_block = kSectorBytes;
+  ex.preferred_block = std::max<std::uint32_t>(4096, config.controller.mapping_unit_bytes);
+  ex.max_block = 32u << 20;
+  InboxBackend backend(bridge.inbox);
+  nbd::Server server(ex, backend);
+  session.server = &server;
+  if (!options.socket_path.empty()) {
+    server.listen_unix(options.socket_path);
+  } else {
+    server.listen_tcp(options.listen);
+  }
+  bool stopping = false;  // Asio thread only
+  server.handle_signals([&](int signo) {
+    const InboxItem::Kind kind = signo == SIGUSR1 ? InboxItem::Kind::kStats : InboxItem::Kind::kShutdown;
+    if (kind == InboxItem::Kind::kShutdown) {
+      if (stopping) return;
+      stopping = true;
+      std::printf("%s: finishing requests in flight, then stopping\n", signo == SIGINT ? "SIGINT" : "SIGTERM");
+      std::fflush(stdout);
+      server.stop_intake();  // after this no request reaches the inbox
+    }
+    InboxItem item;
+    item.kind = kind;
+    item.arrival = WallClock::now();
+    bridge.inbox.post(std::move(item));
+  });
+
+  sc_core::sc_start(sc_core::SC_ZERO_TIME);  // elaboration done, processes initialised
+  session.meter.begin(ssd);
+  pacer.anchor(now_picos());
+  const std::string scheme = options.socket_path.empty() ? "nbd://" + server.endpoint()
+                                                         : "nbd+unix:///?socket=" + options.socket_path;
+  std::printf("ssdlab serve: drive %s, %s (%llu bytes), pace %s, export '%s' at %s\n", config.name.c_str(),
+              format_size(config.controller.user_bytes).c_str(),
+              static_cast<unsigned long long>(config.controller.user_bytes), options.pace.c_str(), ex.name.c_str(),
+              scheme.c_str());
+  std::printf("listening on %s\n", server.endpoint().c_str());
+  std::fflush(stdout);
+  server.set_busy_poll(pacer.realtime() && !getenv("SSDLAB_NO_POLL"));
+  server.start();
+
+  ::prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
+  if (pacer.realtime()) {
+    const auto spin = std::chrono::duration_cast<WallClock::duration>(
+        std::chrono::duration<double, std::micro>(std::max(0.0, options.spin_us)));
+    run_realtime(bridge, pacer, spin);
+  } else {
+    run_unpaced(bridge);
+  }
+  server.shutdown();
+  std::printf("stopped; statistics in %s\n", (std::filesystem::path(options.out_dir) / "summary.json").c_str());
+  return 0;
+}
+
+}  // namespace ssdlab
