@@ -18,6 +18,7 @@ bool DeviceController::partial_flush_allowed() const {
 }
 
 std::int64_t DeviceController::pick_die() {
+  if (m_dies_with_room == 0) return -1;  // every die has its queue full: nothing to scan
   const std::uint32_t dies = m_ftl.geometry().dies;
   for (std::uint32_t i = 0; i < dies; ++i) {
     const std::uint32_t die = (m_next_die + i) % dies;
@@ -92,7 +93,7 @@ void DeviceController::flush() {
 
 void DeviceController::submit_ops() {
   for (const NandOp& op : m_ops) {
-    ++m_die_ops[op.die];
+    if (++m_die_ops[op.die] == kMaxQueuedOpsPerDie) --m_dies_with_room;
     ++m_flash_ops;
     flash->submit(op);
   }
@@ -100,7 +101,7 @@ void DeviceController::submit_ops() {
 }
 
 void DeviceController::flash_done(const NandOp& op) {
-  --m_die_ops[op.die];
+  if (m_die_ops[op.die]-- == kMaxQueuedOpsPerDie) ++m_dies_with_room;
   --m_flash_ops;
   if (op.origin == OpOrigin::kHost) {
     if (op.kind == NandOpKind::kProgram) {

@@ -25,6 +25,7 @@ DeviceController::DeviceController(sc_core::sc_module_name name, const DriveConf
   m_record_count.assign(records, 0);
   for (std::uint32_t r = records; r > 0; --r) m_free_records.push_back(r - 1);
   m_die_ops.assign(g.dies, 0);
+  m_dies_with_room = g.dies;
   m_ops.reserve(4 * std::size_t(g.pages_per_block) + 4);
   if (keep_data) {
     m_store = std::make_unique<PageStore>(g);

@@ -154,6 +154,7 @@ class DeviceController : public sc_core::sc_module,
   std::vector<std::uint32_t> m_free_records;
   std::uint32_t m_host_programs = 0;
   std::vector<std::uint32_t> m_die_ops;  // operations queued per die
+  std::uint32_t m_dies_with_room = 0;    // dies with fewer than kMaxQueuedOpsPerDie queued
   std::uint32_t m_next_die = 0;
   OpList m_ops;
   std::uint32_t m_active_commands = 0;
