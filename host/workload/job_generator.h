@@ -4,7 +4,7 @@
 #include <cstdint>
 
 #include "host/workload/io_source.h"
-#include "host/workload/permutation.h"
+#include "model/core/permutation.h"
 #include "model/core/rng.h"
 #include "model/core/scenario.h"
 

@@ -49,6 +49,7 @@ enum class PhaseKind {
   kTrim,         // TRIM over the SATA path
   kIdle,         // simulated time passes with no host I/O
   kMark,         // remember which LBAs are written from now on (for `trim: unused`)
+  kPrecondition, // fill + random overwrite pushed through the FTL without timing (fast)
 };
 
 enum class TrimMode { kAll, kRange, kUnused };
@@ -57,6 +58,13 @@ struct TrimSpec {
   TrimMode mode = TrimMode::kAll;
   Amount offset{false, 0.0, 0};
   Amount size{true, 100.0, 0};
+};
+
+struct PreconditionPhase {
+  double fill_percent = 100.0;
+  double random_percent = 200.0;
+  std::uint64_t seed = 1;
+  bool seed_set = false;  // otherwise derived from the scenario seed
 };
 
 // A figure from the source documents, printed beside the simulated one.
@@ -70,6 +78,7 @@ struct PhaseSpec {
   PhaseKind kind = PhaseKind::kJob;
   JobSpec job;
   TrimSpec trim;
+  PreconditionPhase precondition;
   Picos idle_ps = 0;
   std::vector<Expectation> expect;
   std::string note;  // free text shown with the phase (e.g. the document's wording)

@@ -18,10 +18,11 @@ constexpr std::uint64_t kU64Max = std::numeric_limits<std::uint64_t>::max();
 const std::vector<std::string> kScenarioKeys = {"name", "description",     "drive", "overrides",
                                                 "seed", "sample_interval", "phases"};
 // A phase map has an optional name, note and expect, and exactly one action key.
-const std::vector<std::string> kPhaseActions = {"secure_erase", "job",  "fill", "seqpass",
-                                                "trim",         "idle", "mark", "repeat"};
-const std::vector<std::string> kPhaseKeys = {"name",    "note", "expect", "secure_erase", "job", "fill",
-                                             "seqpass", "trim", "idle",   "mark",         "repeat"};
+const std::vector<std::string> kPhaseActions = {"secure_erase", "job",  "fill", "seqpass", "trim",
+                                                "idle",         "mark", "repeat", "precondition"};
+const std::vector<std::string> kPhaseKeys = {"name",    "note", "expect", "secure_erase", "job",    "fill",
+                                             "seqpass", "trim", "idle",   "mark",         "repeat", "precondition"};
+const std::vector<std::string> kPreconditionKeys = {"fill", "random", "seed"};
 const std::vector<std::string> kBarePhases = {"secure_erase", "mark"};
 const std::vector<std::string> kExpectMetrics = {"read_mbps", "write_mbps", "mbps", "iops",
                                                  "seconds",   "waf",        "latency_us"};
@@ -168,7 +169,7 @@ void ScenarioParser::parse_phase(const YAML::Node& node, const std::string& path
       src_.fail(node, path,
                 "unknown phase '" + text + "'" + did_you_mean(text, kBarePhases) +
                     "; a phase is secure_erase, mark or a map with one of job, fill, seqpass, trim, "
-                    "idle, repeat, secure_erase, mark");
+                    "idle, repeat, secure_erase, mark, precondition");
     phase.kind = text == "mark" ? PhaseKind::kMark : PhaseKind::kSecureErase;
     phase.name = text + suffix;
     out.push_back(phase);
@@ -183,7 +184,8 @@ void ScenarioParser::parse_phase(const YAML::Node& node, const std::string& path
     action = key;
   }
   if (action.empty())
-    src_.fail(node, path, "a phase needs one of job, fill, seqpass, trim, idle, mark, repeat, secure_erase");
+    src_.fail(node, path,
+              "a phase needs one of job, fill, seqpass, trim, idle, mark, repeat, secure_erase, precondition");
   const bool named = static_cast<bool>(node["name"]);
   if (named) phase.name = get_string(src_, node["name"], join_path(path, "name"));
   if (phase.name.empty()) src_.fail(node["name"], join_path(path, "name"), "must not be empty");
@@ -265,6 +267,30 @@ void ScenarioParser::parse_action(const YAML::Node& node, const std::string& act
       phase.trim.mode = TrimMode::kRange;
       if (node["offset"]) phase.trim.offset = amount(node["offset"], key("offset"));
       if (node["size"]) phase.trim.size = amount(node["size"], key("size"));
+    }
+  } else if (action == "precondition") {
+    // {fill: 100%, random: 200%, seed: N}: the FTL state of a fill and a random 4 KiB overwrite,
+    // reached without simulating time.
+    phase.kind = PhaseKind::kPrecondition;
+    if (!node.IsNull()) {
+      check_map(src_, node, path, kPreconditionKeys);
+      const auto percent = [&](const char* name, double& out) {
+        const YAML::Node n = node[name];
+        if (!n) return;
+        const std::string text = n.IsScalar() ? n.Scalar() : "";
+        double value = 0;
+        if (text.empty() || text.back() != '%' || !parse_plain_double(text.substr(0, text.size() - 1), value) ||
+            value < 0 || value > 10000)
+          src_.fail(n, key(name), "expected a percentage of the drive like 200%, got '" + text + "'");
+        out = value;
+      };
+      percent("fill", phase.precondition.fill_percent);
+      percent("random", phase.precondition.random_percent);
+      if (phase.precondition.fill_percent > 100) src_.fail(node["fill"], key("fill"), "must be at most 100%");
+      if (node["seed"]) {
+        phase.precondition.seed = get_uint(src_, node["seed"], key("seed"), 0, kU64Max);
+        phase.precondition.seed_set = true;
+      }
     }
   } else if (action == "idle") {
     phase.kind = PhaseKind::kIdle;

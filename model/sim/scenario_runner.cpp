@@ -1,5 +1,7 @@
 #include "model/sim/scenario_runner.h"
 
+#include "controller/ftl/precondition.h"
+
 #include <chrono>
 #include <exception>
 #include <stdexcept>
@@ -37,6 +39,7 @@ const char* kind_name(PhaseKind kind) {
     case PhaseKind::kTrim: return "trim";
     case PhaseKind::kIdle: return "idle";
     case PhaseKind::kMark: return "mark";
+    case PhaseKind::kPrecondition: return "precondition";
   }
   return "?";
 }
@@ -78,7 +81,11 @@ void ScenarioRunner::run_phase(const PhaseSpec& phase, std::size_t index) {
   m_current_phase = static_cast<std::uint32_t>(index);
   const std::uint64_t capacity = ssd.controller.user_sectors() * kSectorBytes;
   PhaseMeter meter;
-  if (phase.kind == PhaseKind::kSecureErase) wait_quiescent();
+  if (phase.kind == PhaseKind::kSecureErase || phase.kind == PhaseKind::kPrecondition) {
+    ssd.controller.request_drain();
+    while (!ssd.controller.drained()) sc_core::wait(ssd.controller.quiescent_event());
+    wait_quiescent();
+  }
   meter.begin(ssd);
   switch (phase.kind) {
     case PhaseKind::kSecureErase:
@@ -87,6 +94,14 @@ void ScenarioRunner::run_phase(const PhaseSpec& phase, std::size_t index) {
     case PhaseKind::kMark:
       driver.mark(capacity);
       break;
+    case PhaseKind::kPrecondition: {
+      PreconditionSpec spec;
+      spec.fill_percent = phase.precondition.fill_percent;
+      spec.random_percent = phase.precondition.random_percent;
+      spec.seed = phase.precondition.seed_set ? phase.precondition.seed : m_scenario.seed * 1000003ULL + index;
+      precondition(ssd.controller.ftl(), spec);
+      break;
+    }
     case PhaseKind::kIdle:
       sc_core::wait(to_sc_time(phase.idle_ps));
       break;

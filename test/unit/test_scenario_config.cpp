@@ -238,13 +238,13 @@ TEST_CASE("scenario structure errors carry file, line and key path", "[scenario]
   CHECK(error_of("drive: d.yaml\nphases:\n  - secure_erse\n") ==
         "s.yaml:3: phases[0]: unknown phase 'secure_erse' (did you mean 'secure_erase'?); a phase is "
         "secure_erase, mark or a map with one of job, fill, seqpass, trim, idle, repeat, secure_erase, "
-        "mark");
+        "mark, precondition");
   CHECK(error_of(one_job("      rw: write\n      bss: 4k\n")) ==
         "s.yaml:5: phases[0].job.bss: unknown key (did you mean 'bs'?)");
   CHECK(error_of(one_job("      bs: 4k\n")) == "s.yaml:3: phases[0].job.rw: required key missing");
   CHECK(error_of("drive: d.yaml\nphases:\n  - secure_erase\n  - {name: x}\n") ==
         "s.yaml:4: phases[1]: a phase needs one of job, fill, seqpass, trim, idle, mark, repeat, "
-        "secure_erase");
+        "secure_erase, precondition");
   CHECK(error_of("drive: d.yaml\nphases:\n  - {secure_erase: true, job: {rw: read, bs: 4k}}\n") ==
         "s.yaml:3: phases[0].job: a phase does one thing: it already has 'secure_erase'");
   CHECK(error_of("drive: d.yaml\nphases:\n  - {job: {rw: read, bs: 4k}, jbo: 1}\n") ==
@@ -352,4 +352,19 @@ TEST_CASE("bad seed phases name the file, line and key", "[scenario]") {
         "s.yaml:3: phases[0].expect.iops: expected a number >= 0, got 'fast'");
   CHECK(error_of("drive: d.yaml\nphases:\n  - {repeat: {count: 0, phases: [mark]}}\n").find(
             "phases[0].repeat.count") != std::string::npos);
+}
+
+TEST_CASE("a precondition phase takes fill and random shares and a seed", "[scenario]") {
+  const ScenarioSpec s = parse_scenario(
+      "drive: d.yaml\nphases:\n  - {precondition: {fill: 100%, random: 150%, seed: 9}}\n  - {precondition: }\n",
+      "s.yaml");
+  REQUIRE(s.phases.size() == 2);
+  CHECK(s.phases[0].kind == PhaseKind::kPrecondition);
+  CHECK(s.phases[0].precondition.random_percent == 150.0);
+  CHECK(s.phases[0].precondition.seed == 9);
+  CHECK(s.phases[1].precondition.fill_percent == 100.0);
+  CHECK(error_of("drive: d.yaml\nphases:\n  - {precondition: {fill: 120%}}\n") ==
+        "s.yaml:3: phases[0].precondition.fill: must be at most 100%");
+  CHECK(error_of("drive: d.yaml\nphases:\n  - {precondition: {random: lots}}\n") ==
+        "s.yaml:3: phases[0].precondition.random: expected a percentage of the drive like 200%, got 'lots'");
 }
