@@ -1,5 +1,6 @@
 // DeviceController, flash side: flushing the buffer into page programs, flash completions,
 // draining, idle-time GC and the data that moves with relocations.
+#include <algorithm>
 #include <stdexcept>
 
 #include "controller/sc/device_controller.h"
@@ -71,7 +72,9 @@ void DeviceController::flush() {
     m_next_die = static_cast<std::uint32_t>(die) + 1;
     const std::uint64_t copied_before = m_ftl.stats().gc_units_copied;
     const bool placed = m_ftl.place(static_cast<std::uint32_t>(die), m_stage_lpns.data(), count, record, m_ops);
-    m_cpu_debt_ps += (m_ftl.stats().gc_units_copied - copied_before) * m_config.controller.firmware_gc_cost_ps;
+    // The firmware CPU does the GC bookkeeping now: it is busy that much longer.
+    const Picos gc_cpu = (m_ftl.stats().gc_units_copied - copied_before) * m_config.controller.firmware_gc_cost_ps;
+    if (gc_cpu) m_cpu_free_at_ps = std::max(m_cpu_free_at_ps, now_picos()) + gc_cpu;
     if (!placed) {
       submit_ops();  // GC work it may have started still has to run
       break;

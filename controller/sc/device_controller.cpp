@@ -74,12 +74,13 @@ void DeviceController::receive_from_host(const Fis& fis) {
 }
 
 Picos DeviceController::cpu_cost(AtaCommand op) {
-  // The one firmware CPU also does the bookkeeping of foreground GC: the next command waits.
+  // One firmware CPU, one timeline: commands and foreground-GC bookkeeping in the order they
+  // arrive. Returns the delay until this command's processing ends.
   const ControllerConfig& ctl = m_config.controller;
-  const Picos cost = ctl.firmware_cost_ps + (op == AtaCommand::kWriteFpdma ? ctl.firmware_write_cost_ps : 0) +
-                     m_cpu_debt_ps;
-  m_cpu_debt_ps = 0;
-  return cost;
+  const Picos now = now_picos();
+  const Picos start = std::max(now, m_cpu_free_at_ps);
+  m_cpu_free_at_ps = start + ctl.firmware_cost_ps + (op == AtaCommand::kWriteFpdma ? ctl.firmware_write_cost_ps : 0);
+  return m_cpu_free_at_ps - now;
 }
 
 void DeviceController::on_cpu_done() {

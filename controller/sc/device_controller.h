@@ -140,7 +140,7 @@ class DeviceController : public sc_core::sc_module,
   std::array<Command, kMaxTags> m_commands{};
   Ring<std::uint8_t> m_cpu_queue;
   bool m_cpu_busy = false;
-  Picos m_cpu_debt_ps = 0;  // firmware time owed for foreground GC, paid before the next command
+  Picos m_cpu_free_at_ps = 0;  // end of all firmware CPU work scheduled (commands, GC bookkeeping)
   std::uint8_t m_cpu_tag = 0;
   sc_core::sc_event m_cpu_event;
   Ring<std::uint8_t> m_buffer_waiters;

@@ -75,7 +75,7 @@ TEST_CASE("D4: random-write IOPS fall on a fresh drive, lower and flatter on a f
   CHECK(fresh.back() < 0.7 * fresh.front());      // the fresh drive falls once its erased blocks are used
   CHECK(filled.front() < fresh.front());          // a filled drive starts lower...
   CHECK(filled.back() < 0.7 * fresh.front());
-  CHECK(*fmax < 1.25 * *fmin);                    // ...and, past its spare area, stays flat
+  CHECK(*fmax < 1.4 * *fmin);                     // ...and, past its spare area, stays level
   CHECK(fresh[5] > filled[5]);                    // the document's sixth runs: fresh still ahead
 }
 
