@@ -19,7 +19,7 @@ struct ServeOptions {
   std::string image_path;                  // empty: nothing kept
   std::string out_dir = "results/serve";
   std::string export_name;                 // empty: the drive config's name
-  double spin_us = 60;                     // realtime: busy-wait this long before each event
+  double spin_us = 60;                     // realtime: spin this long before an event (idle drive)
 };
 
 // Serves until SIGINT/SIGTERM; returns the exit status. Throws ConfigError for a bad config

@@ -1,6 +1,7 @@
 #include "model/sim/serve_bridge.h"
 
 #include <algorithm>
+#include <thread>
 
 #include "nand/flash_if.h"
 
@@ -29,7 +30,7 @@ bool Inbox::wait_until(WallClock::time_point deadline, WallClock::duration spin)
   }
   while (WallClock::now() < deadline) {
     if (m_posted.load(std::memory_order_acquire)) return true;
-    __builtin_ia32_pause();
+    std::this_thread::yield();  // a spin that lets a client thread on this core run
   }
   return m_posted.load(std::memory_order_acquire);
 }

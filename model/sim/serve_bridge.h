@@ -41,7 +41,8 @@ class Inbox : public sc_core::sc_prim_channel {
 
   void post(InboxItem item);  // any thread
   // Main thread, kernel not running: returns true as soon as something is posted, false at
-  // `deadline`. Sleeps until `spin` before the deadline, then spins (sleeps overshoot).
+  // `deadline`. Sleeps until `spin` before the deadline, then spins, yielding the core to any
+  // other ready thread (sleeps overshoot by tens of microseconds on a virtual machine).
   bool wait_until(WallClock::time_point deadline, WallClock::duration spin);
   void wait();  // until something is posted
   bool posted() const { return m_posted.load(std::memory_order_acquire); }
@@ -92,6 +93,8 @@ class ServeBridge : public sc_core::sc_module, public IoCompletionIf {
 
   // Shut down: every request answered, drive drained, image saved, statistics written.
   bool finished() const { return m_finished; }
+  // Requests in the drive or waiting for their arrival time.
+  bool busy() const { return m_in_flight > 0 || !m_release.empty(); }
   const IoStats& io_stats() const { return m_io; }  // per ATA command, as `ssdlab run` counts
   const NbdStats& nbd_stats() const { return m_nbd; }
 
