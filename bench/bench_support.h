@@ -1,9 +1,9 @@
 // Benchmark helpers shared by the scenario benchmark (ssdlab_bench) and the FTL
 // micro-benchmarks (ssdlab_microbench): plain C++, no SystemC.
 //
-// FtlAger pushes writes straight through the firmware the way the controller does (a buffer
-// slot per unit, then one page program on the next die that can take it), throwing away the
-// NAND operations it is handed. It brings an FTL to a full or steady state in a fraction of
+// FtlAger pushes writes straight through the firmware with PageWriter (a buffer slot per
+// unit, then one page program on the next die that can take it), throwing away the NAND
+// operations it is handed. It brings an FTL to a full or steady state in a fraction of
 // the time a timed simulation needs; the timed simulation then starts from that state with
 // an empty write buffer and idle dies.
 #pragma once
@@ -17,44 +17,22 @@
 #include <vector>
 
 #include "controller/ftl/ftl.h"
+#include "controller/ftl/precondition.h"
 #include "model/core/rng.h"
 
 namespace ssdlab::bench {
 
 class FtlAger {
  public:
-  explicit FtlAger(Ftl& ftl) : m_ftl(ftl), m_upp(ftl.geometry().units_per_page) {
-    m_ops.reserve(4 * std::size_t(ftl.geometry().pages_per_block) + 4);
+  explicit FtlAger(Ftl& ftl) : m_ftl(ftl), m_writer(ftl), m_upp(ftl.geometry().units_per_page) {
     m_page.reserve(m_upp);
-  }
-
-  // Writes `count` (1..units_per_page) distinct LPNs as one page program.
-  void write_page(const Lpn* lpns, std::uint32_t count) {
-    for (std::uint32_t i = 0; i < count; ++i) m_ftl.write_to_buffer(lpns[i], i);
-    const std::uint32_t dies = m_ftl.geometry().dies;
-    for (std::uint32_t tries = 0; tries < dies; ++tries) {
-      const std::uint32_t die = m_next_die;
-      m_next_die = m_next_die + 1 == dies ? 0 : m_next_die + 1;
-      if (!m_ftl.can_place(die)) continue;
-      m_ops.clear();
-      if (m_ftl.place(die, lpns, count, 0, m_ops)) {
-        ops_generated += m_ops.size();
-        units_written += count;
-        return;
-      }
-    }
-    throw std::runtime_error("FtlAger: no die could take a page");
   }
 
   // Every LPN once, in order (a sequential fill), units_per_page LPNs per page.
   void fill_sequential() { fill_range(0, m_ftl.user_units()); }
   void fill_range(Lpn first, Lpn end) {
-    Lpn lpn = first;
-    while (lpn < end) {
-      m_page.clear();
-      while (m_page.size() < m_upp && lpn < end) m_page.push_back(lpn++);
-      write_page(m_page.data(), static_cast<std::uint32_t>(m_page.size()));
-    }
+    for (Lpn lpn = first; lpn < end; ++lpn) m_writer.write(lpn);
+    m_writer.flush();
   }
 
   // `units` uniformly random LPNs (with replacement), packed units_per_page to a page the
@@ -72,18 +50,14 @@ class FtlAger {
         m_page.push_back(lpn);
         ++done;
       }
-      write_page(m_page.data(), static_cast<std::uint32_t>(m_page.size()));
+      m_writer.write_page(m_page.data(), static_cast<std::uint32_t>(m_page.size()));
     }
   }
 
-  std::uint64_t ops_generated = 0;
-  std::uint64_t units_written = 0;
-
  private:
   Ftl& m_ftl;
+  PageWriter m_writer;
   std::uint32_t m_upp;
-  std::uint32_t m_next_die = 0;
-  OpList m_ops;
   std::vector<Lpn> m_page;
 };
 

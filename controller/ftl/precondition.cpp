@@ -8,50 +8,41 @@
 
 namespace ssdlab {
 
-namespace {
+PageWriter::PageWriter(Ftl& ftl) : m_ftl(ftl), m_upp(ftl.geometry().units_per_page) {
+  m_page.reserve(m_upp);
+  m_ops.reserve(4 * std::size_t(ftl.geometry().pages_per_block) + 4);
+}
 
-// Buffers LPNs into pages and places each page on the next die that can take it.
-class Placer {
- public:
-  explicit Placer(Ftl& ftl) : m_ftl(ftl), m_upp(ftl.geometry().units_per_page) { m_page.reserve(m_upp); }
+void PageWriter::write(Lpn lpn) {
+  m_page.push_back(lpn);
+  if (m_page.size() == m_upp) flush();
+}
 
-  void write(Lpn lpn) {
-    m_ftl.write_to_buffer(lpn, static_cast<std::uint32_t>(m_page.size()));
-    m_page.push_back(lpn);
-    ++m_written;
-    if (m_page.size() == m_upp) flush();
-  }
-  void flush() {
-    if (m_page.empty()) return;
-    const std::uint32_t dies = m_ftl.geometry().dies;
-    for (std::uint32_t tries = 0; tries < dies; ++tries) {
-      const std::uint32_t die = m_next_die;
-      m_next_die = (m_next_die + 1) % dies;
-      if (!m_ftl.can_place(die)) continue;
-      m_ops.clear();
-      if (m_ftl.place(die, m_page.data(), static_cast<std::uint32_t>(m_page.size()), 0, m_ops)) {
-        m_page.clear();
-        return;
-      }
+void PageWriter::flush() {
+  if (m_page.empty()) return;
+  write_page(m_page.data(), static_cast<std::uint32_t>(m_page.size()));
+  m_page.clear();
+}
+
+void PageWriter::write_page(const Lpn* lpns, std::uint32_t count) {
+  for (std::uint32_t i = 0; i < count; ++i) m_ftl.write_to_buffer(lpns[i], i);
+  const std::uint32_t dies = m_ftl.geometry().dies;
+  for (std::uint32_t tries = 0; tries < dies; ++tries) {
+    const std::uint32_t die = m_next_die;
+    m_next_die = m_next_die + 1 == dies ? 0 : m_next_die + 1;
+    if (!m_ftl.can_place(die)) continue;
+    m_ops.clear();
+    if (m_ftl.place(die, lpns, count, 0, m_ops)) {
+      m_written += count;
+      return;
     }
-    throw std::runtime_error("preconditioning: no die can take a page (drive full of valid data?)");
   }
-  std::uint64_t written() const { return m_written; }
-
- private:
-  Ftl& m_ftl;
-  std::uint32_t m_upp;
-  std::vector<Lpn> m_page;
-  OpList m_ops;
-  std::uint32_t m_next_die = 0;
-  std::uint64_t m_written = 0;
-};
-
-}  // namespace
+  throw std::runtime_error("no die can take a page (drive full of valid data?)");
+}
 
 PreconditionResult precondition(Ftl& ftl, const PreconditionSpec& spec) {
   const std::uint64_t units = ftl.user_units();
-  Placer placer(ftl);
+  PageWriter placer(ftl);
   const auto fill = static_cast<std::uint64_t>(double(units) * spec.fill_percent / 100.0);
   for (std::uint64_t lpn = 0; lpn < fill && lpn < units; ++lpn) placer.write(static_cast<Lpn>(lpn));
   // The same order a `randwrite` job of bs = one mapping unit over the whole drive draws.
@@ -67,7 +58,7 @@ PreconditionResult precondition(Ftl& ftl, const PreconditionSpec& spec) {
     placer.write(static_cast<Lpn>(order.at(next++)));
   }
   placer.flush();
-  return PreconditionResult{placer.written()};
+  return PreconditionResult{placer.units_written()};
 }
 
 }  // namespace ssdlab

@@ -7,10 +7,37 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "controller/ftl/ftl.h"
 
 namespace ssdlab {
+
+// Writes through the FTL as the controller does, without timing: each LPN takes a buffer slot,
+// and a page of units_per_page LPNs goes to the next die in round-robin order that can take
+// it. The NAND operations of the last page (GC work first, then its program) stay readable in
+// last_ops(); nothing executes them. Used by precondition(), the FTL unit tests and the
+// benchmarks.
+class PageWriter {
+ public:
+  explicit PageWriter(Ftl& ftl);
+  // Buffers one LPN; a full page is placed at once.
+  void write(Lpn lpn);
+  // Places the LPNs buffered so far as a (part-filled) page.
+  void flush();
+  // Places `count` (1..units_per_page) distinct LPNs as one page.
+  void write_page(const Lpn* lpns, std::uint32_t count);
+  const OpList& last_ops() const { return m_ops; }
+  std::uint64_t units_written() const { return m_written; }
+
+ private:
+  Ftl& m_ftl;
+  std::uint32_t m_upp;
+  std::vector<Lpn> m_page;
+  OpList m_ops;
+  std::uint32_t m_next_die = 0;
+  std::uint64_t m_written = 0;
+};
 
 struct PreconditionSpec {
   double fill_percent = 100.0;    // sequential write of this share of the drive, from LBA 0

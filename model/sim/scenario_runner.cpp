@@ -64,12 +64,16 @@ std::vector<std::pair<Lba, std::uint64_t>> ScenarioRunner::trim_ranges(const Tri
   return {};
 }
 
+void ScenarioRunner::drain() {
+  ssd.controller.request_drain();
+  while (!ssd.controller.drained()) sc_core::wait(ssd.controller.quiescent_event());
+}
+
 void ScenarioRunner::run_host_work() {
   while (driver.running()) sc_core::wait(driver.done_event());
   // The host is idle now: let the drive put its buffer on flash, so that the phase's
   // flash work (WAF, GC) is all counted here. Throughput is over the I/O window only.
-  ssd.controller.request_drain();
-  while (!ssd.controller.drained()) sc_core::wait(ssd.controller.quiescent_event());
+  drain();
 }
 
 void ScenarioRunner::run_phase(const PhaseSpec& phase, std::size_t index) {
@@ -82,8 +86,7 @@ void ScenarioRunner::run_phase(const PhaseSpec& phase, std::size_t index) {
   const std::uint64_t capacity = ssd.controller.user_sectors() * kSectorBytes;
   PhaseMeter meter;
   if (phase.kind == PhaseKind::kSecureErase || phase.kind == PhaseKind::kPrecondition) {
-    ssd.controller.request_drain();
-    while (!ssd.controller.drained()) sc_core::wait(ssd.controller.quiescent_event());
+    drain();
     wait_quiescent();
   }
   meter.begin(ssd);

@@ -35,6 +35,7 @@ class ScenarioRunner : public sc_core::sc_module {
   void run();
   void run_phase(const PhaseSpec& phase, std::size_t index);
   void wait_quiescent();
+  void drain();  // the buffer onto flash (the host is idle)
   void run_host_work();
   std::vector<std::pair<Lba, std::uint64_t>> trim_ranges(const TrimSpec& trim) const;
   void on_sample();

@@ -150,7 +150,7 @@ TEST_CASE("GC copies go to the victim's die and never lose data", "[ftl][gc]") {
   std::uint64_t reads = 0, programs = 0, erases = 0;
   for (int i = 0; i < 20000; ++i) {
     driver.write(static_cast<Lpn>(rng.below(ftl.user_units())));
-    for (const NandOp& op : driver.ops) {
+    for (const NandOp& op : driver.ops()) {
       reads += op.kind == NandOpKind::kRead;
       programs += op.kind == NandOpKind::kProgram;
       erases += op.kind == NandOpKind::kErase;

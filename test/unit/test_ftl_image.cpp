@@ -106,7 +106,7 @@ TEST_CASE("an aged FTL saved and loaded into a fresh one is the same FTL", "[ftl
   for (int i = 0; i < 3000; ++i) {
     age(ftl, driver_a, rng_a, 1);
     age(restored, driver_b, rng_b, 1);
-    REQUIRE(same_ops(driver_a.ops, driver_b.ops));
+    REQUIRE(same_ops(driver_a.ops(), driver_b.ops()));
   }
   require_same(ftl, restored);
 }

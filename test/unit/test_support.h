@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "controller/ftl/ftl.h"
+#include "controller/ftl/precondition.h"
 #include "model/core/config.h"
 #include "model/core/rng.h"
 
@@ -35,35 +36,17 @@ inline DriveConfig small_drive(std::uint32_t channels = 2, std::uint32_t dies_pe
   return c;
 }
 
-// Writes LPNs through the FTL as the controller would (buffer slot, then a page program on
-// the next die that can take it), collecting the NAND operations it asks for.
+// Writes LPNs through the FTL as the controller would (see PageWriter), one page at a time.
 class FtlDriver {
  public:
-  explicit FtlDriver(Ftl& ftl) : m_ftl(ftl) {}
-
-  // Writes one page worth of LPNs (as many as units_per_page) and places it.
-  void write_page(const Lpn* lpns, std::uint32_t count) {
-    for (std::uint32_t i = 0; i < count; ++i) m_ftl.write_to_buffer(lpns[i], i);
-    const std::uint32_t dies = m_ftl.geometry().dies;
-    for (std::uint32_t tries = 0; tries < dies; ++tries) {
-      const std::uint32_t die = m_next++ % dies;
-      if (!m_ftl.can_place(die)) continue;
-      ops.clear();
-      if (m_ftl.place(die, lpns, count, 0, ops)) {
-        total_ops += ops.size();
-        return;
-      }
-    }
-    throw std::runtime_error("no die could take a page");
-  }
+  explicit FtlDriver(Ftl& ftl) : m_writer(ftl) {}
+  void write_page(const Lpn* lpns, std::uint32_t count) { m_writer.write_page(lpns, count); }
   void write(Lpn lpn) { write_page(&lpn, 1); }
-
-  OpList ops;
-  std::uint64_t total_ops = 0;
+  // The NAND operations the last page asked for.
+  const OpList& ops() const { return m_writer.last_ops(); }
 
  private:
-  Ftl& m_ftl;
-  std::uint32_t m_next = 0;
+  PageWriter m_writer;
 };
 
 }  // namespace ssdlab::test
