@@ -8,11 +8,8 @@
 
 namespace ssdlab {
 
-HostDriver::HostDriver(sc_core::sc_module_name name) : sc_core::sc_module(name) {
-  SC_METHOD(on_deadline);
-  sensitive << m_deadline_event;
-  dont_initialize();
-}
+HostDriver::HostDriver(sc_core::sc_module_name name, Timeline& timeline)
+    : sc_core::sc_module(name), m_timeline(timeline) {}
 
 void HostDriver::start(const JobSpec& job, std::uint64_t capacity_bytes, std::uint64_t seed,
                        IoStats& stats) {
@@ -39,8 +36,8 @@ void HostDriver::begin(std::unique_ptr<IoSource> source, std::uint32_t depth, Pi
   m_in_flight = 0;
   stats.first_issue_ps = now_picos();
   stats.last_complete_ps = now_picos();
-  m_deadline_event.cancel();
-  if (runtime_ps) m_deadline_event.notify(to_sc_time(runtime_ps));
+  m_timeline.cancel(*this, 0);
+  if (runtime_ps) m_timeline.after(runtime_ps, *this, 0);
   issue_more();
   finish_if_drained();
 }
@@ -132,7 +129,7 @@ void HostDriver::io_done(IoRequest* r) {
   finish_if_drained();
 }
 
-void HostDriver::on_deadline() {
+void HostDriver::on_timer(std::uint32_t) {
   m_stopping = true;
   finish_if_drained();
 }
@@ -140,8 +137,8 @@ void HostDriver::on_deadline() {
 void HostDriver::finish_if_drained() {
   if (m_running && m_stopping && m_in_flight == 0) {
     m_running = false;
-    m_deadline_event.cancel();
-    m_done_event.notify(sc_core::SC_ZERO_TIME);
+    m_timeline.cancel(*this, 0);
+    Timeline::notify(m_done_event);
   }
 }
 

@@ -8,6 +8,7 @@
 #include "host/ahci_hba.h"
 #include "host/workload/job_generator.h"
 #include "model/core/io_stats.h"
+#include "nand/timeline.h"
 
 namespace ssdlab {
 
@@ -16,12 +17,11 @@ struct HostCounters {
   std::uint64_t ios = 0, read_bytes = 0, write_bytes = 0;
 };
 
-class HostDriver : public sc_core::sc_module, public IoCompletionIf {
+class HostDriver : public sc_core::sc_module, public IoCompletionIf, private TimerClient {
  public:
   sc_core::sc_port<HostAdapterIf> hba;
 
-  SC_HAS_PROCESS(HostDriver);
-  explicit HostDriver(sc_core::sc_module_name name);
+  HostDriver(sc_core::sc_module_name name, Timeline& timeline);
 
   // Starts `job` now; results accumulate into `stats` until done_event().
   void start(const JobSpec& job, std::uint64_t capacity_bytes, std::uint64_t seed, IoStats& stats);
@@ -39,7 +39,7 @@ class HostDriver : public sc_core::sc_module, public IoCompletionIf {
   void io_done(IoRequest* request) override;
 
  private:
-  void on_deadline();
+  void on_timer(std::uint32_t what) override;  // the job's runtime is over
   void issue_more();
   void finish_if_drained();
 
@@ -55,7 +55,7 @@ class HostDriver : public sc_core::sc_module, public IoCompletionIf {
   bool m_running = false;
   bool m_stopping = false;
   IoStats* m_stats = nullptr;
-  sc_core::sc_event m_deadline_event;
+  Timeline& m_timeline;
   sc_core::sc_event m_done_event;
   HostCounters m_counters;
 };

@@ -4,39 +4,30 @@
 
 namespace ssdlab {
 
-SataLink::SataLink(sc_core::sc_module_name name, const HostConfig& config)
-    : sc_core::sc_module(name), m_line_bps(config.sata_line_bps), m_waiting(64) {
-  SC_METHOD(on_done);
-  sensitive << m_done_event;
-  dont_initialize();
-}
+SataLink::SataLink(sc_core::sc_module_name name, const HostConfig& config, Timeline& timeline)
+    : sc_core::sc_module(name), m_line_bps(config.sata_line_bps), m_timeline(timeline), m_on_wire(64) {}
 
 Picos SataLink::wire_time(const Fis& fis) const {
   return transfer_picos(fis_wire_bytes(fis), m_line_bps, 10);
 }
 
 void SataLink::transmit(const Fis& fis) {
-  if (m_busy) {
-    m_waiting.push(fis);
-  } else {
-    start(fis);
-  }
-}
-
-void SataLink::start(const Fis& fis) {
-  m_busy = true;
-  m_current = fis;
+  const Picos now = now_picos();
   const Picos t = wire_time(fis);
+  const Picos start = now > m_free_at ? now : m_free_at;
+  m_free_at = start + t;
   m_stats.busy_ps += t;
   ++m_stats.fises;
   m_stats.wire_bytes += fis_wire_bytes(fis);
-  m_done_event.notify(to_sc_time(t));
+  // The HBA writes read data straight into host memory and acts only on Set Device Bits:
+  // a data FIS to the host occupies the wire but nothing happens when it lands.
+  if (fis.kind == FisKind::kDataToHost) return;
+  m_on_wire.push(fis);
+  m_timeline.at(m_free_at, *this, 0);
 }
 
-void SataLink::on_done() {
-  const Fis done = m_current;
-  m_busy = false;
-  if (!m_waiting.empty()) start(m_waiting.pop());
+void SataLink::on_timer(std::uint32_t) {
+  const Fis done = m_on_wire.pop();
   if (done.kind == FisKind::kCommand || done.kind == FisKind::kDataToDevice) {
     device->receive_from_host(done);
   } else {

@@ -1,10 +1,12 @@
 // The SATA link between HBA and drive: one FIS on the wire at a time, in request order;
-// every byte costs 10 line bits (8b/10b) at the configured line rate.
+// every byte costs 10 line bits (8b/10b) at the configured line rate. Like a channel bus it
+// is a calendar: a FIS's delivery time is known when it is sent.
 #pragma once
 
 #include "controller/sc/sata_if.h"
 #include "model/core/config.h"
 #include "model/core/ring.h"
+#include "nand/timeline.h"
 
 namespace ssdlab {
 
@@ -13,27 +15,24 @@ struct LinkStats {
   std::uint64_t fises = 0, wire_bytes = 0;
 };
 
-class SataLink : public sc_core::sc_module, public SataLinkIf {
+class SataLink : public sc_core::sc_module, public SataLinkIf, private TimerClient {
  public:
   sc_core::sc_port<SataDeviceIf> device;
   sc_core::sc_port<SataHostIf> host;
 
-  SC_HAS_PROCESS(SataLink);
-  SataLink(sc_core::sc_module_name name, const HostConfig& config);
+  SataLink(sc_core::sc_module_name name, const HostConfig& config, Timeline& timeline);
 
   void transmit(const Fis& fis) override;
   Picos wire_time(const Fis& fis) const;
   const LinkStats& stats() const { return m_stats; }
 
  private:
-  void start(const Fis& fis);
-  void on_done();
+  void on_timer(std::uint32_t what) override;  // the oldest FIS on the wire is delivered
 
   std::uint64_t m_line_bps;
-  Ring<Fis> m_waiting;
-  Fis m_current;
-  bool m_busy = false;
-  sc_core::sc_event m_done_event;
+  Timeline& m_timeline;
+  Ring<Fis> m_on_wire;  // sent, not yet delivered, in order
+  Picos m_free_at = 0;
   LinkStats m_stats;
 };
 

@@ -1,35 +1,30 @@
 // A channel bus shared by the dies on it: one transfer at a time, granted in request order.
+// Granting in request order means a transfer's start is known when it is asked for (the end
+// of everything asked for before it), so the bus is a calendar and needs no events of its own.
 #pragma once
 
 #include <systemc>
 
-#include "model/core/ring.h"
 #include "model/core/types.h"
 
 namespace ssdlab {
 
-class Die;
-
 class Channel : public sc_core::sc_module {
  public:
-  SC_HAS_PROCESS(Channel);
-  explicit Channel(sc_core::sc_module_name name);
+  explicit Channel(sc_core::sc_module_name name) : sc_core::sc_module(name) {}
 
-  // `die` wants the bus for `duration`; it is called back with Die::bus_done() at the end.
-  void request(Die& die, Picos duration);
+  // Books the bus for `duration` after every transfer asked for before, starting no earlier
+  // than `now`; returns when this transfer ends.
+  Picos reserve(Picos now, Picos duration) {
+    const Picos start = now > m_free_at ? now : m_free_at;
+    m_free_at = start + duration;
+    m_busy_ps += duration;
+    return m_free_at;
+  }
   Picos busy_ps() const { return m_busy_ps; }
 
  private:
-  struct Request {
-    Die* die = nullptr;
-    Picos duration = 0;
-  };
-  void start(const Request& r);
-  void on_done();
-
-  Ring<Request> m_waiting;
-  Die* m_owner = nullptr;
-  sc_core::sc_event m_done_event;
+  Picos m_free_at = 0;
   Picos m_busy_ps = 0;
 };
 

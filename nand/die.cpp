@@ -5,20 +5,26 @@
 
 namespace ssdlab {
 
-Die::Die(sc_core::sc_module_name name, const NandConfig& config, Channel& channel,
+Die::Die(sc_core::sc_module_name name, const NandConfig& config, Timeline& timeline, Channel& channel,
          DieListener& listener)
-    : sc_core::sc_module(name), m_config(config), m_channel(channel), m_listener(listener) {
-  SC_METHOD(on_array_done);
-  sensitive << m_array_event;
-  dont_initialize();
-}
+    : sc_core::sc_module(name),
+      m_config(config),
+      m_timeline(timeline),
+      m_channel(channel),
+      m_listener(listener),
+      m_page_types(config.page_types()),
+      m_page_type_mask((m_page_types & (m_page_types - 1)) == 0 ? m_page_types - 1 : 0) {}
 
-Picos Die::bus_time(std::uint32_t bytes) const {
-  return bytes ? transfer_picos(bytes, m_config.bus_bytes_per_s * 8) : 0;
+Picos Die::bus_time(std::uint32_t bytes) {
+  if (bytes != m_memo_bytes) {
+    m_memo_bytes = bytes;
+    m_memo_ps = bytes ? transfer_picos(bytes, m_config.bus_bytes_per_s * 8) : 0;
+  }
+  return m_memo_ps;
 }
 
 Picos Die::array_time(const NandOp& op) const {
-  const std::uint32_t type = op.page % m_config.page_types();
+  const std::uint32_t type = m_page_type_mask || m_page_types == 1 ? op.page & m_page_type_mask : op.page % m_page_types;
   switch (op.kind) {
     case NandOpKind::kRead:
       return m_config.t_read_ps[type];
@@ -41,32 +47,21 @@ void Die::submit(const NandOp& op) {
 
 void Die::start_next() {
   m_current = m_queue.pop();
-  m_op_start = now_picos();
-  // The first phase always goes over the bus: command/address cycles, plus the data for a program.
+  const Picos now = now_picos();
+  m_op_start = now;
+  // The first phase always goes over the bus: command/address cycles, plus the data for a
+  // program. The array phase follows it at once.
   Picos bus = m_config.t_cmd_ps;
   if (m_current.kind == NandOpKind::kProgram) bus += bus_time(m_current.bytes);
-  if (bus == 0) {
-    m_phase = Phase::kArray;
-    m_array_event.notify(to_sc_time(array_time(m_current)));
-    return;
-  }
-  m_phase = Phase::kBusCommand;
-  m_channel.request(*this, bus);
+  const Picos array_start = bus ? m_channel.reserve(now, bus) : now;
+  m_phase = Phase::kArray;
+  m_timeline.at(array_start + array_time(m_current), *this, 0);
 }
 
-void Die::bus_done() {
-  if (m_phase == Phase::kBusCommand) {
-    m_phase = Phase::kArray;
-    m_array_event.notify(to_sc_time(array_time(m_current)));
-  } else {
-    finish();
-  }
-}
-
-void Die::on_array_done() {
-  if (m_current.kind == NandOpKind::kRead && m_current.bytes > 0) {
-    m_phase = Phase::kBusDataOut;
-    m_channel.request(*this, bus_time(m_current.bytes));
+void Die::on_timer(std::uint32_t) {
+  if (m_phase == Phase::kArray && m_current.kind == NandOpKind::kRead && m_current.bytes > 0) {
+    m_phase = Phase::kBusDataOut;  // the page register goes out over the bus
+    m_timeline.at(m_channel.reserve(now_picos(), bus_time(m_current.bytes)), *this, 0);
     return;
   }
   finish();

@@ -9,6 +9,7 @@
 #include "model/core/nand_op.h"
 #include "model/core/ring.h"
 #include "model/core/types.h"
+#include "nand/timeline.h"
 
 namespace ssdlab {
 
@@ -24,15 +25,12 @@ struct DieStats {
   std::uint64_t reads = 0, programs = 0, erases = 0;
 };
 
-class Die : public sc_core::sc_module {
+class Die : public sc_core::sc_module, private TimerClient {
  public:
-  SC_HAS_PROCESS(Die);
-  Die(sc_core::sc_module_name name, const NandConfig& config, Channel& channel,
+  Die(sc_core::sc_module_name name, const NandConfig& config, Timeline& timeline, Channel& channel,
       DieListener& listener);
 
   void submit(const NandOp& op);
-  // The channel finished the bus phase this die asked for.
-  void bus_done();
 
   std::size_t queued() const { return m_queue.size() + (m_phase != Phase::kIdle); }
   bool idle() const { return m_phase == Phase::kIdle && m_queue.empty(); }
@@ -41,21 +39,26 @@ class Die : public sc_core::sc_module {
   Picos busy_until_now() const;
 
  private:
-  enum class Phase { kIdle, kBusCommand, kArray, kBusDataOut };
+  // kArray covers the command (and program data) on the bus, then the array time.
+  enum class Phase { kIdle, kArray, kBusDataOut };
   void start_next();
-  void on_array_done();
+  void on_timer(std::uint32_t what) override;
   void finish();
   Picos array_time(const NandOp& op) const;
-  Picos bus_time(std::uint32_t bytes) const;
+  Picos bus_time(std::uint32_t bytes);
 
   const NandConfig& m_config;
+  Timeline& m_timeline;
   Channel& m_channel;
   DieListener& m_listener;
+  std::uint32_t m_page_types;
+  std::uint32_t m_page_type_mask;  // page_types - 1 when a power of two, else 0
+  std::uint32_t m_memo_bytes = 0;  // the last transfer size and its bus time: sizes repeat
+  Picos m_memo_ps = 0;
   Ring<NandOp> m_queue;
   NandOp m_current;
   Phase m_phase = Phase::kIdle;
   Picos m_op_start = 0;
-  sc_core::sc_event m_array_event;
   DieStats m_stats;
 };
 

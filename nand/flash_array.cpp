@@ -4,7 +4,7 @@
 
 namespace ssdlab {
 
-FlashArray::FlashArray(sc_core::sc_module_name name, const NandConfig& config)
+FlashArray::FlashArray(sc_core::sc_module_name name, const NandConfig& config, Timeline& timeline)
     : sc_core::sc_module(name), m_config(config) {
   for (std::uint32_t c = 0; c < m_config.channels; ++c) {
     m_channels.push_back(std::make_unique<Channel>(("ch" + std::to_string(c)).c_str()));
@@ -13,7 +13,7 @@ FlashArray::FlashArray(sc_core::sc_module_name name, const NandConfig& config)
   for (std::uint32_t d = 0; d < m_config.dies(); ++d) {
     const std::uint32_t c = d % m_config.channels;
     const std::string die_name = "ch" + std::to_string(c) + "_die" + std::to_string(d / m_config.channels);
-    m_dies.push_back(std::make_unique<Die>(die_name.c_str(), m_config, *m_channels[c],
+    m_dies.push_back(std::make_unique<Die>(die_name.c_str(), m_config, timeline, *m_channels[c],
                                            static_cast<DieListener&>(*this)));
   }
 }

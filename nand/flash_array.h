@@ -15,7 +15,7 @@ class FlashArray : public sc_core::sc_module, public FlashIf, private DieListene
  public:
   sc_core::sc_port<FlashCompletionIf> completion;
 
-  FlashArray(sc_core::sc_module_name name, const NandConfig& config);
+  FlashArray(sc_core::sc_module_name name, const NandConfig& config, Timeline& timeline);
 
   void submit(const NandOp& op) override { m_dies[op.die]->submit(op); }
 

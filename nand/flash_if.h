@@ -5,6 +5,7 @@
 #include <systemc>
 
 #include "model/core/nand_op.h"
+#include "nand/timeline.h"
 
 namespace ssdlab {
 
@@ -18,6 +19,6 @@ struct FlashCompletionIf : virtual sc_core::sc_interface {
 };
 
 inline sc_core::sc_time to_sc_time(std::uint64_t picos) { return sc_core::sc_time::from_value(picos); }
-inline std::uint64_t now_picos() { return sc_core::sc_time_stamp().value(); }
+inline std::uint64_t now_picos() { return Timeline::now(); }
 
 }  // namespace ssdlab

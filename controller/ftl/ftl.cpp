@@ -1,5 +1,7 @@
 #include "controller/ftl/ftl.h"
 
+#include "model/core/huge_pages.h"
+
 #include <algorithm>
 #include <sstream>
 #include <stdexcept>
@@ -11,17 +13,20 @@ namespace {
 constexpr std::uint32_t kHostReserveBlocks = 1;  // free blocks per die kept for GC destinations
 }
 
-Ftl::Ftl(const DriveConfig& config)
+Ftl::Ftl(const DriveConfig& config, std::uint64_t p2l_memory_budget, std::uint32_t p2l_cache_blocks)
     : m_geo(Geometry::from(config)),
       m_gc(config.controller.gc),
+      m_p2l(m_geo.total_units, m_geo.units_per_block, p2l_memory_budget, p2l_cache_blocks),
       m_index(m_geo.dies, m_geo.blocks_per_die, m_geo.units_per_block) {
   if (m_geo.total_units > kMaxPhysicalUnits) {
     throw std::invalid_argument("geometry has more mapping units than the FTL can address");
   }
   const std::uint64_t unit = m_geo.unit_bytes;
   const std::uint64_t user_units = (config.controller.user_bytes + unit - 1) / unit;
+  // The two big tables are touched at random: huge pages spare most TLB misses.
+  m_l2p.reserve(user_units);
+  advise_huge_pages(m_l2p.data(), user_units * sizeof(std::uint32_t));
   m_l2p.assign(user_units, kUnmapped);
-  m_p2l.assign(m_geo.total_units, kNoLpn);
   m_valid.assign(m_geo.blocks, 0);
   m_erase_count.assign(m_geo.blocks, 0);
   m_modified.assign(m_geo.blocks, 0);
@@ -186,7 +191,7 @@ void Ftl::program_page(std::uint32_t die, OpenBlock& open, const Lpn* lpns, std:
   const Pua base = m_geo.first_unit_of_page(block, page);
   for (std::uint32_t i = 0; i < m_geo.units_per_page; ++i) {
     if (i >= count) {
-      m_p2l[base + i] = kNoLpn;
+      m_p2l.set(base + i, kNoLpn);
       ++m_stats.pad_units;
       continue;
     }
@@ -197,7 +202,7 @@ void Ftl::program_page(std::uint32_t die, OpenBlock& open, const Lpn* lpns, std:
       if (m_listener) m_listener->relocated(lpn, old, base + i);
     }
     m_l2p[lpn] = base + i;
-    m_p2l[base + i] = lpn;
+    m_p2l.set(base + i, lpn);
     ++m_valid[block];
   }
   if (origin == OpOrigin::kHost) {
@@ -259,12 +264,26 @@ void Ftl::copy_from_victim(std::uint32_t die, std::uint64_t max_units, OpList& o
   DieState& d = m_dies[die];
   const auto victim = static_cast<std::uint32_t>(d.victim);
   std::uint64_t copied = 0;
+  // Each unit's validity check is a random L2P access: prefetch kAhead units ahead (past this
+  // call's share too, for the next one), so that the misses overlap.
+  constexpr std::uint32_t kAhead = 16;
+  const Pua block_base = m_geo.first_unit_of_page(victim, 0);
+  const std::uint32_t units_per_block = m_geo.units_per_block;
+  std::uint32_t ahead = d.victim_page * m_geo.units_per_page;
+  const auto prefetch_to = [&](std::uint32_t end) {
+    for (end = std::min(end, units_per_block); ahead < end; ++ahead) {
+      const Lpn lpn = m_p2l.get(block_base + ahead);
+      if (lpn != kNoLpn) prefetch(lpn);
+    }
+  };
+  prefetch_to(ahead + kAhead);
   while (d.victim_page < m_geo.pages_per_block && copied < max_units) {
     const std::uint32_t page = d.victim_page++;
     const Pua base = m_geo.first_unit_of_page(victim, page);
+    prefetch_to((page + 1) * m_geo.units_per_page + kAhead);
     const std::size_t first = d.gc_pending.size();
     for (std::uint32_t i = 0; i < m_geo.units_per_page; ++i) {
-      const Lpn lpn = m_p2l[base + i];
+      const Lpn lpn = m_p2l.get(base + i);
       if (lpn != kNoLpn && m_l2p[lpn] == base + i) d.gc_pending.push_back(lpn);
     }
     const auto read_units = static_cast<std::uint32_t>(d.gc_pending.size() - first);
@@ -351,8 +370,8 @@ std::string Ftl::check_invariants() const {
       err << "LPN " << lpn << " maps outside the array (" << e << ")";
       return err.str();
     }
-    if (m_p2l[e] != lpn) {
-      err << "LPN " << lpn << " maps to unit " << e << " which holds LPN " << m_p2l[e];
+    if (m_p2l.get(e) != lpn) {
+      err << "LPN " << lpn << " maps to unit " << e << " which holds LPN " << m_p2l.get(e);
       return err.str();
     }
     const std::uint32_t block = m_geo.block_of_unit(e);

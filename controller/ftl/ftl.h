@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "controller/ftl/p2l_table.h"
 #include "controller/ftl/victim_index.h"
 #include "model/core/config.h"
 #include "model/core/geometry.h"
@@ -49,7 +50,11 @@ class Ftl {
   static constexpr std::uint32_t kNoLpn = 0xffffffffu;
   static constexpr Pua kMaxPhysicalUnits = kBufferedBit - 1;
 
-  explicit Ftl(const DriveConfig& config);
+  // The P2L table moves to a spill file above `p2l_memory_budget` bytes, keeping
+  // `p2l_cache_blocks` blocks (0: automatic) in memory (p2l_table.h).
+  explicit Ftl(const DriveConfig& config, std::uint64_t p2l_memory_budget = P2lTable::kDefaultMemoryBudget,
+               std::uint32_t p2l_cache_blocks = 0);
+  const P2lTable& p2l() const { return m_p2l; }
 
   const Geometry& geometry() const { return m_geo; }
   void set_listener(FtlListener* listener) { m_listener = listener; }
@@ -57,6 +62,9 @@ class Ftl {
   const FtlStats& stats() const { return m_stats; }
 
   std::uint32_t lookup(Lpn lpn) const { return m_l2p[lpn]; }
+  // Starts loading lpn's mapping entry into the cache, for a lookup a little later: on a large
+  // drive every random lookup is a cache miss, and misses started early overlap.
+  void prefetch(Lpn lpn) const { __builtin_prefetch(&m_l2p[lpn]); }
   static bool is_buffered(std::uint32_t entry) { return entry != kUnmapped && (entry & kBufferedBit); }
   static std::uint32_t buffer_slot(std::uint32_t entry) { return entry & ~kBufferedBit; }
 
@@ -153,7 +161,7 @@ class Ftl {
   Geometry m_geo;
   GcConfig m_gc;
   std::vector<std::uint32_t> m_l2p;          // per LPN
-  std::vector<std::uint32_t> m_p2l;          // per physical unit: LPN written there
+  P2lTable m_p2l;                            // per physical unit: LPN written there
   std::vector<std::uint32_t> m_valid;        // per block: valid units
   std::vector<std::uint32_t> m_erase_count;  // per block
   std::vector<std::uint64_t> m_modified;     // per block: write sequence at last change

@@ -154,7 +154,14 @@ void Ftl::save(std::ostream& out) const {
   put<std::uint32_t>(out, static_cast<std::uint32_t>(m_gc.policy));
 
   put_vector(out, m_l2p);
-  put_vector(out, m_p2l);
+  {  // the P2L table, in put_vector's layout, a block at a time (it may live in a spill file)
+    put<std::uint64_t>(out, m_p2l.size());
+    std::vector<Lpn> block(m_geo.units_per_block);
+    for (std::uint64_t first = 0; first < m_p2l.size(); first += block.size()) {
+      m_p2l.read(static_cast<Pua>(first), block.size(), block.data());
+      out.write(reinterpret_cast<const char*>(block.data()), std::streamsize(block.size() * sizeof(Lpn)));
+    }
+  }
   put_vector(out, m_valid);
   put_vector(out, m_erase_count);
   put_vector(out, m_modified);
@@ -291,7 +298,7 @@ void Ftl::load(std::istream& in) {
   // Everything read and range-checked: take it, then check the invariants as a whole.
   Ftl saved = *this;
   m_l2p = std::move(l2p);
-  m_p2l = std::move(p2l);
+  m_p2l.assign(p2l);
   m_valid = std::move(valid);
   m_erase_count = std::move(erase_count);
   m_modified = std::move(modified);

@@ -1,5 +1,6 @@
 #include "controller/ftl/precondition.h"
 
+#include <array>
 #include <stdexcept>
 #include <vector>
 
@@ -50,12 +51,24 @@ PreconditionResult precondition(Ftl& ftl, const PreconditionSpec& spec) {
   Rng rng(spec.seed);
   Permutation order;
   std::uint64_t next = 0;
-  for (std::uint64_t i = 0; i < random; ++i) {
+  // Every write's mapping entry is a cache miss on a large drive: draw kAhead LPNs in advance
+  // and prefetch their entries, so that the misses overlap instead of queueing one by one.
+  constexpr std::uint32_t kAhead = 16;
+  std::array<Lpn, kAhead> ahead{};
+  const auto draw = [&] {
     if (next == order.size()) {
       order = Permutation(units, rng);
       next = 0;
     }
-    placer.write(static_cast<Lpn>(order.at(next++)));
+    const auto lpn = static_cast<Lpn>(order.at(next++));
+    ftl.prefetch(lpn);
+    return lpn;
+  };
+  for (std::uint64_t i = 0; i < random && i < kAhead; ++i) ahead[i] = draw();
+  for (std::uint64_t i = 0; i < random; ++i) {
+    const Lpn lpn = ahead[i % kAhead];
+    if (i + kAhead < random) ahead[i % kAhead] = draw();
+    placer.write(lpn);
   }
   placer.flush();
   return PreconditionResult{placer.units_written()};

@@ -21,6 +21,11 @@ class WriteBuffer {
   std::uint32_t insert(Lpn lpn, std::uint32_t owner);
   // Oldest dirty slot (leaves the FIFO, still allocated until release()).
   std::uint32_t pop_dirty();
+  // The i-th oldest dirty slot, i < dirty(): to look ahead without popping.
+  std::uint32_t peek_dirty(std::uint32_t i) const {
+    const std::uint32_t at = m_dirty_head + i;
+    return m_dirty[at < capacity() ? at : at - capacity()];
+  }
   void release(std::uint32_t slot);
   // Drops everything (secure erase).
   void clear();

@@ -21,8 +21,8 @@ bool DeviceController::partial_flush_allowed() const {
 std::int64_t DeviceController::pick_die() {
   if (m_dies_with_room == 0) return -1;  // every die has its queue full: nothing to scan
   const std::uint32_t dies = m_ftl.geometry().dies;
-  for (std::uint32_t i = 0; i < dies; ++i) {
-    const std::uint32_t die = (m_next_die + i) % dies;
+  std::uint32_t die = m_next_die < dies ? m_next_die : 0;
+  for (std::uint32_t i = 0; i < dies; ++i, die = die + 1 == dies ? 0 : die + 1) {
     if (m_die_ops[die] < kMaxQueuedOpsPerDie && m_ftl.can_place(die)) return die;
   }
   return -1;
@@ -41,6 +41,9 @@ void DeviceController::flush() {
   const std::uint32_t unit = m_ftl.geometry().unit_bytes;
   for (;;) {
     while (m_stage.size() < upp && m_buffer.dirty() > 0) {
+      // The mapping entries of slots a little further down the FIFO, for the next lookups.
+      constexpr std::uint32_t kAhead = 8;
+      if (m_buffer.dirty() > kAhead) m_ftl.prefetch(m_buffer.lpn(m_buffer.peek_dirty(kAhead)));
       const std::uint32_t slot = m_buffer.pop_dirty();
       const std::uint32_t e = m_ftl.lookup(m_buffer.lpn(slot));
       if (Ftl::is_buffered(e) && Ftl::buffer_slot(e) == slot) {
@@ -95,6 +98,7 @@ void DeviceController::flush() {
 }
 
 void DeviceController::submit_ops() {
+  if (!m_ops.empty()) m_was_quiescent = false;
   for (const NandOp& op : m_ops) {
     if (++m_die_ops[op.die] == kMaxQueuedOpsPerDie) --m_dies_with_room;
     ++m_flash_ops;
@@ -156,12 +160,19 @@ void DeviceController::request_drain() {
 }
 
 void DeviceController::check_quiescent() {
-  if (quiescent() || drained()) m_quiescent_event.notify(sc_core::SC_ZERO_TIME);
+  // Waiters test the predicates in a loop: notify when one of them turns true.
+  const bool q = quiescent(), d = drained();
+  if ((q && !m_was_quiescent) || (d && !m_was_drained)) Timeline::notify(m_quiescent_event);
+  m_was_quiescent = q;
+  m_was_drained = d;
 }
 
 void DeviceController::hold_background() {
   m_background = false;
-  m_idle_event.cancel();
+  if (m_idle_armed) {
+    m_idle_armed = false;
+    m_timeline.cancel(*this, kIdleTimer);
+  }
 }
 
 void DeviceController::secure_erase() {

@@ -5,9 +5,11 @@
 
 namespace ssdlab {
 
-DeviceController::DeviceController(sc_core::sc_module_name name, const DriveConfig& config, bool keep_data)
+DeviceController::DeviceController(sc_core::sc_module_name name, const DriveConfig& config, Timeline& timeline,
+                                   bool keep_data)
     : sc_core::sc_module(name),
       m_config(config),
+      m_timeline(timeline),
       m_ftl(config),
       m_buffer(static_cast<std::uint32_t>(config.controller.write_buffer_bytes /
                                           config.controller.mapping_unit_bytes)),
@@ -32,12 +34,15 @@ DeviceController::DeviceController(sc_core::sc_module_name name, const DriveConf
     m_slot_data.assign(std::size_t(m_buffer.capacity()) * g.unit_bytes, 0);
   }
   if (keep_data || !m_map_cache.unlimited()) m_ftl.set_listener(this);
-  SC_METHOD(on_cpu_done);
-  sensitive << m_cpu_event;
-  dont_initialize();
-  SC_METHOD(on_idle);
-  sensitive << m_idle_event;
-  dont_initialize();
+}
+
+void DeviceController::on_timer(std::uint32_t what) {
+  if (what == kCpuTimer) {
+    on_cpu_done();
+  } else {
+    m_idle_armed = false;
+    on_idle();
+  }
 }
 
 // ---- command intake and firmware CPU -------------------------------------------------------
@@ -53,7 +58,10 @@ void DeviceController::receive_from_host(const Fis& fis) {
   }
   m_draining = false;
   m_background = false;  // the host is back: idle-time GC stops issuing work
-  m_idle_event.cancel();
+  if (m_idle_armed) {
+    m_idle_armed = false;
+    m_timeline.cancel(*this, kIdleTimer);
+  }
   Command& c = m_commands[fis.tag];
   c = Command{};
   c.active = true;
@@ -62,7 +70,11 @@ void DeviceController::receive_from_host(const Fis& fis) {
   c.sectors = fis.sectors;
   c.write_through = !m_config.controller.write_cache || fis.fua;
   c.host_data = fis.host_data;
+  // The firmware will look the first mapping entry up after its command cost: start the load.
+  const std::uint64_t first_unit = fis.lba * kSectorBytes / m_config.controller.mapping_unit_bytes;
+  if (fis.sectors && first_unit < m_ftl.user_units()) m_ftl.prefetch(static_cast<Lpn>(first_unit));
   ++m_active_commands;
+  m_was_quiescent = m_was_drained = false;
   ++m_stats.commands;
   if (m_cpu_busy) {
     m_cpu_queue.push(fis.tag);
@@ -70,7 +82,7 @@ void DeviceController::receive_from_host(const Fis& fis) {
   }
   m_cpu_busy = true;
   m_cpu_tag = fis.tag;
-  m_cpu_event.notify(to_sc_time(cpu_cost(c.op)));
+  m_timeline.after(cpu_cost(c.op), *this, kCpuTimer);
 }
 
 Picos DeviceController::cpu_cost(AtaCommand op) {
@@ -87,7 +99,7 @@ void DeviceController::on_cpu_done() {
   const std::uint8_t tag = m_cpu_tag;
   if (!m_cpu_queue.empty()) {
     m_cpu_tag = m_cpu_queue.pop();
-    m_cpu_event.notify(to_sc_time(cpu_cost(m_commands[m_cpu_tag].op)));
+    m_timeline.after(cpu_cost(m_commands[m_cpu_tag].op), *this, kCpuTimer);
   } else {
     m_cpu_busy = false;
   }
@@ -131,7 +143,9 @@ void DeviceController::complete(std::uint8_t tag, bool error) {
   link->transmit(sdb);
   m_commands[tag].active = false;
   if (--m_active_commands == 0 && m_config.controller.gc.idle_free_blocks > 0) {
-    m_idle_event.notify(to_sc_time(m_config.controller.gc.idle_delay_ps));
+    if (m_idle_armed) m_timeline.cancel(*this, kIdleTimer);
+    m_idle_armed = true;
+    m_timeline.after(m_config.controller.gc.idle_delay_ps, *this, kIdleTimer);
   }
   check_quiescent();
 }

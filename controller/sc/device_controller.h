@@ -36,14 +36,15 @@ struct ControllerStats {
 class DeviceController : public sc_core::sc_module,
                          public SataDeviceIf,
                          public FlashCompletionIf,
-                         private FtlListener {
+                         private FtlListener,
+                         private TimerClient {
  public:
   sc_core::sc_port<FlashIf> flash;
   sc_core::sc_port<SataLinkIf> link;
 
-  SC_HAS_PROCESS(DeviceController);
   // `keep_data`: carry real bytes (write buffer and flash pages), for the NBD front end.
-  DeviceController(sc_core::sc_module_name name, const DriveConfig& config, bool keep_data = false);
+  DeviceController(sc_core::sc_module_name name, const DriveConfig& config, Timeline& timeline,
+                   bool keep_data = false);
 
   void receive_from_host(const Fis& fis) override;
   void flash_done(const NandOp& op) override;
@@ -93,6 +94,8 @@ class DeviceController : public sc_core::sc_module,
     std::uint32_t bytes_sent = 0;   // read data already on its way to the host
   };
 
+  enum Timer : std::uint32_t { kCpuTimer, kIdleTimer };
+  void on_timer(std::uint32_t what) override;
   // Commands (device_controller.cpp).
   void on_cpu_done();
   Picos cpu_cost(AtaCommand op);
@@ -130,6 +133,7 @@ class DeviceController : public sc_core::sc_module,
   void erased(std::uint32_t block) override;
 
   DriveConfig m_config;
+  Timeline& m_timeline;
   Ftl m_ftl;
   WriteBuffer m_buffer;
   std::unique_ptr<PageStore> m_store;  // flash data (keep_data only)
@@ -142,7 +146,6 @@ class DeviceController : public sc_core::sc_module,
   bool m_cpu_busy = false;
   Picos m_cpu_free_at_ps = 0;  // end of all firmware CPU work scheduled (commands, GC bookkeeping)
   std::uint8_t m_cpu_tag = 0;
-  sc_core::sc_event m_cpu_event;
   Ring<std::uint8_t> m_buffer_waiters;
   std::uint32_t m_reserved_slots = 0;
   // Flush staging: live slots gathered for the next page program.
@@ -162,8 +165,9 @@ class DeviceController : public sc_core::sc_module,
   bool m_draining = false;
   int m_flush_tag = -1;  // FLUSH CACHE waiting for the buffer to reach flash
   sc_core::sc_event m_quiescent_event;
+  bool m_was_quiescent = true, m_was_drained = true;  // quiescent_event fires when one turns true
   // Background (idle-time) GC.
-  sc_core::sc_event m_idle_event;
+  bool m_idle_armed = false;
   bool m_background = false;
   ControllerStats m_stats;
 };

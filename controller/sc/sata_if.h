@@ -83,7 +83,8 @@ struct SataDeviceIf : virtual sc_core::sc_interface {
   virtual void receive_from_host(const Fis& fis) = 0;
 };
 
-// Host side: FISes the link delivers to the HBA.
+// Host side: FISes the link delivers to the HBA. Read data (kDataToHost) is not delivered:
+// it goes straight to host memory by DMA, and only its time on the wire counts.
 struct SataHostIf : virtual sc_core::sc_interface {
   virtual void receive_from_device(const Fis& fis) = 0;
 };

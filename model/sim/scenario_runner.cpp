@@ -13,7 +13,7 @@ ScenarioRunner::ScenarioRunner(sc_core::sc_module_name name, const ScenarioSpec&
                                const DriveConfig& config)
     : sc_core::sc_module(name),
       ssd("ssd", config),
-      driver("host"),
+      driver("host", ssd.timeline),
       m_scenario(scenario),
       m_config(config) {
   driver.hba(ssd.hba);

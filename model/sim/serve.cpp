@@ -248,6 +248,9 @@ int run_serve(const ServeOptions& options) {
   const DriveConfig config = load_drive_config(options.drive_path, options.overrides);
   Pacer pacer(options.pace == "realtime");
   Ssd ssd("ssd", config, /*keep_data=*/true);
+  // Requests arrive from outside the simulation at SystemC's current time: the drive must not
+  // have run ahead of it.
+  ssd.timeline.set_lookahead(false);
   Session session{options, config, ssd, pacer};
   ServeHooks hooks;
   hooks.reply = [&session, &pacer](nbd::IoPtr io) {

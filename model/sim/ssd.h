@@ -14,6 +14,7 @@ namespace ssdlab {
 
 class Ssd : public sc_core::sc_module {
  public:
+  Timeline timeline;  // first: the modules below schedule on it
   FlashArray flash;
   DeviceController controller;
   SataLink link;
@@ -22,9 +23,10 @@ class Ssd : public sc_core::sc_module {
   // `keep_data`: carry real bytes through buffer and flash (the NBD server does).
   Ssd(sc_core::sc_module_name name, const DriveConfig& config, bool keep_data = false)
       : sc_core::sc_module(name),
-        flash("nand", config.nand),
-        controller("controller", config, keep_data),
-        link("link", config.host),
+        timeline("timeline"),
+        flash("nand", config.nand, timeline),
+        controller("controller", config, timeline, keep_data),
+        link("link", config.host, timeline),
         hba("hba", std::min(config.host.ncq_tags, config.controller.queue_depth)) {
     controller.flash(flash);
     flash.completion(controller);

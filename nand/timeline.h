@@ -1,0 +1,87 @@
+// The drive's event queue. Every timed module (dies, SATA link, controller CPU, host driver)
+// schedules its callbacks here instead of notifying one sc_event per step: SystemC's timed
+// queue costs ~1,000 instructions per notification, this one a few dozen.
+//
+// SystemC still keeps time. One SC_METHOD, the pump, runs the queued callbacks in (time,
+// order of scheduling) order. With look-ahead on (batch runs), it runs every callback due
+// before SystemC's own next activity (sc_time_to_pending_activity: the sampler, a phase's idle
+// wait, another drive's pump) in one activation, with now_picos() reporting each callback's
+// time. Anything a SystemC process waits for goes through notify(), which stops the pump once
+// the callbacks due at that instant have run, so the process wakes at the right simulated
+// time and sees the drive exactly as it is then. With look-ahead off (the paced NBD server), the pump runs only what is due at
+// the current SystemC time: one SystemC activation per distinct time, as before.
+#pragma once
+
+#include <cstdint>
+#include <systemc>
+#include <vector>
+
+#include "model/core/types.h"
+
+namespace ssdlab {
+
+// A module's timed callbacks: `what` says which of its timers fired.
+struct TimerClient {
+  virtual void on_timer(std::uint32_t what) = 0;
+
+ protected:
+  ~TimerClient() = default;
+};
+
+class Timeline : public sc_core::sc_module {
+ public:
+  SC_HAS_PROCESS(Timeline);
+  explicit Timeline(sc_core::sc_module_name name);
+
+  // Calls client.on_timer(what) at simulated time `when` (>= now). Callbacks due at the same
+  // time run in the order they were scheduled.
+  void at(Picos when, TimerClient& client, std::uint32_t what);
+  void after(Picos delay, TimerClient& client, std::uint32_t what) { at(now() + delay, client, what); }
+  // Removes client's pending callbacks with this `what` (a linear scan: for rare timers).
+  void cancel(TimerClient& client, std::uint32_t what);
+  // Notifies a SystemC event at the current simulated time (see above).
+  static void notify(sc_core::sc_event& event);
+  // Current simulated time: the running callback's time inside the pump, SystemC's otherwise.
+  static Picos now() { return s_pumping ? s_now : sc_core::sc_time_stamp().value(); }
+
+  // Off: never run ahead of SystemC's time (for a kernel stepped against the wall clock).
+  void set_lookahead(bool on) { m_lookahead = on; }
+  bool empty() const { return m_heap.empty(); }
+  std::uint64_t callbacks() const { return m_callbacks; }
+  std::uint64_t activations() const { return m_activations; }
+
+ private:
+  using Key = unsigned __int128;  // (when << 64) | seq: one comparison orders both
+  struct Entry {
+    Key key;
+    TimerClient* client;
+    std::uint32_t what;
+    Picos when() const { return static_cast<Picos>(key >> 64); }
+  };
+  static bool before(const Entry& a, const Entry& b) { return a.key < b.key; }
+  void push(const Entry& e);
+  Entry pop();
+  void drop_fired_root();
+  void sift_up(std::size_t i, const Entry& e);
+  void sift_down(std::size_t i, const Entry& e);
+  void arm();
+  void pump();
+
+  static constexpr Picos kNever = ~Picos(0);
+  static Timeline* s_pumping;  // the timeline whose pump is running, if any
+  static Picos s_now;
+
+  std::vector<Entry> m_heap;  // 4-ary min-heap on (when, seq)
+  std::uint64_t m_seq = 0;
+  Picos m_armed_at = kNever;  // when m_wake is due, kNever if not pending
+  bool m_lookahead = true;
+  bool m_stop = false;
+  // The pump leaves the running callback's entry at the root until the callback returns: the
+  // first callback it schedules takes the root's place with one sift-down instead of a pop and
+  // a push (a die finishing an operation usually starts its next one).
+  bool m_root_fired = false;
+  std::uint64_t m_callbacks = 0, m_activations = 0;
+  sc_core::sc_event m_wake;
+};
+
+}  // namespace ssdlab

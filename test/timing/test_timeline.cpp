@@ -1,0 +1,126 @@
+// The drive's event queue (nand/timeline.h): callback order, cancellation, the hand-over to
+// SystemC processes, and results that do not depend on whether the pump runs ahead.
+#include <catch2/catch.hpp>
+
+#include <string>
+#include <vector>
+
+#include "model/sim/scenario_runner.h"
+#include "nand/timeline.h"
+#include "timing_support.h"
+
+using namespace ssdlab;
+
+namespace {
+
+// Records (time, tag) of each callback; some callbacks schedule more.
+struct Recorder : TimerClient {
+  explicit Recorder(Timeline& t) : timeline(t) {}
+  void on_timer(std::uint32_t what) override {
+    log.emplace_back(Timeline::now(), what);
+    if (what == 1) timeline.after(0, *this, 10);   // same time, after everything already due
+    if (what == 2) timeline.after(500, *this, 20);
+    if (what == 3) Timeline::notify(wake);          // a SystemC process waits for this
+  }
+  Timeline& timeline;
+  sc_core::sc_event wake;
+  std::vector<std::pair<Picos, std::uint32_t>> log;
+};
+
+struct Waiter : sc_core::sc_module {
+  SC_HAS_PROCESS(Waiter);
+  Waiter(sc_core::sc_module_name name, Recorder& r) : sc_core::sc_module(name), rec(r) { SC_THREAD(run); }
+  void run() {
+    wait(rec.wake);
+    woke_at = sc_core::sc_time_stamp().value();
+    seen = rec.log.size();
+    rec.timeline.after(100, rec, 30);  // scheduled from a SystemC process, at its time
+  }
+  Recorder& rec;
+  Picos woke_at = 0;
+  std::size_t seen = 0;
+};
+
+}  // namespace
+
+TEST_CASE("timeline: callbacks run in time order, ties in scheduling order; notify hands over at the right time",
+          "[timeline]") {
+  Timeline timeline("timeline");
+  Recorder rec(timeline);
+  Waiter waiter("waiter", rec);
+  timeline.at(2000, rec, 2);
+  timeline.at(1000, rec, 1);
+  timeline.at(1000, rec, 4);
+  timeline.at(3000, rec, 3);
+  timeline.at(3000, rec, 5);  // due at the same instant as the notify: runs before the waiter wakes
+  timeline.at(9000, rec, 6);
+  timeline.at(7000, rec, 7);
+  timeline.cancel(rec, 7);
+  sc_core::sc_start();
+  const std::vector<std::pair<Picos, std::uint32_t>> expected{
+      {1000, 1}, {1000, 4}, {1000, 10}, {2000, 2}, {2500, 20}, {3000, 3}, {3000, 5}, {3100, 30}, {9000, 6}};
+  CHECK(rec.log == expected);
+  CHECK(waiter.woke_at == 3000);
+  CHECK(waiter.seen == 7);  // everything up to and including t = 3000
+  CHECK(sc_core::sc_time_stamp().value() == 9000);
+  CHECK(timeline.empty());
+  // Run ahead: the pump ran several callbacks per activation.
+  CHECK(timeline.activations() < timeline.callbacks());
+}
+
+TEST_CASE("timeline: a scenario gives the same results whether the pump runs ahead of SystemC or not",
+          "[timeline]") {
+  // Fills, GC, reads, an idle period with background GC and a TRIM: the D7 scenario, scaled.
+  RunOptions options;
+  options.scenario_path = std::string(SSDLAB_SOURCE_DIR) + "/scenarios/d7-no-spare-area-intel-510.yaml";
+  options.scale = 0.02;
+  ScenarioSpec ahead_spec;
+  DriveConfig config;
+  prepare_run(options, ahead_spec, config);
+  // The second drive starts once the first has finished (SystemC elaborates once per process),
+  // so that the first runs ahead freely.
+  // Job seeds default to the phase's index: pin them before the second drive gets a phase more.
+  for (std::size_t i = 0; i < ahead_spec.phases.size(); ++i) {
+    PhaseSpec& p = ahead_spec.phases[i];
+    if (p.kind == PhaseKind::kJob && !p.job.randseed_set) {
+      p.job.randseed = ahead_spec.seed * 1000003ULL + i;
+      p.job.randseed_set = true;
+    }
+  }
+  ScenarioSpec step_spec = ahead_spec;
+  PhaseSpec wait;
+  wait.name = "wait_for_the_other";
+  wait.kind = PhaseKind::kIdle;
+  wait.idle_ps = 100000 * kPicosPerSec;
+  step_spec.phases.insert(step_spec.phases.begin(), wait);
+
+  ScenarioRunner ahead("ahead", ahead_spec, config);
+  ScenarioRunner step("step", step_spec, config);
+  step.ssd.timeline.set_lookahead(false);
+  sc_core::sc_start();
+  REQUIRE(ahead.finished());
+  REQUIRE(step.finished());
+  REQUIRE(ahead.results().back().sim_end_ps < wait.idle_ps);
+
+  const auto& a = ahead.results();
+  const auto& b = step.results();
+  REQUIRE(b.size() == a.size() + 1);
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    const PhaseResult& x = a[i];
+    const PhaseResult& y = b[i + 1];
+    CAPTURE(x.name);
+    CHECK(x.sim_end_ps - x.sim_start_ps == y.sim_end_ps - y.sim_start_ps);
+    CHECK(x.io.ios() == y.io.ios());
+    CHECK(x.io.latency_ps.mean() == y.io.latency_ps.mean());
+    CHECK(x.io.latency_ps.max() == y.io.latency_ps.max());
+    CHECK(x.nand_units_programmed == y.nand_units_programmed);
+    CHECK(x.gc_units_copied == y.gc_units_copied);
+    CHECK(x.erases == y.erases);
+    CHECK(x.background_gc_ops == y.background_gc_ops);
+    CHECK(x.free_blocks_end == y.free_blocks_end);
+  }
+  // The same callbacks; running ahead needs far fewer SystemC activations.
+  CAPTURE(ahead.ssd.timeline.activations(), step.ssd.timeline.activations());
+  CHECK(ahead.ssd.timeline.callbacks() == step.ssd.timeline.callbacks());
+  CHECK(ahead.ssd.timeline.activations() * 20 < step.ssd.timeline.activations());
+}
