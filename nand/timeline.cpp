@@ -25,15 +25,24 @@ void Timeline::sift_up(std::size_t i, const Entry& e) {
 }
 
 void Timeline::sift_down(std::size_t i, const Entry& e) {
-  // A 4-ary heap: shallower than a binary one, and a node's children share a cache line or two.
+  // A 4-ary heap: shallower than a binary one. With four children the smallest is picked
+  // without branches (keys are random, so branches on them are mispredicted half the time).
   const std::size_t n = m_heap.size();
   for (;;) {
     const std::size_t first = 4 * i + 1;
-    if (first >= n) break;
-    std::size_t best = first;
-    const std::size_t end = first + 4 < n ? first + 4 : n;
-    for (std::size_t c = first + 1; c < end; ++c) {
-      if (before(m_heap[c], m_heap[best])) best = c;
+    std::size_t best;
+    if (first + 3 < n) {
+      const Entry* c = &m_heap[first];
+      const std::size_t a = std::size_t(before(c[1], c[0]));
+      const std::size_t b = 2 + std::size_t(before(c[3], c[2]));
+      best = first + (before(c[b], c[a]) ? b : a);
+    } else if (first < n) {
+      best = first;
+      for (std::size_t k = first + 1; k < n; ++k) {
+        if (before(m_heap[k], m_heap[best])) best = k;
+      }
+    } else {
+      break;
     }
     if (!before(m_heap[best], e)) break;
     m_heap[i] = m_heap[best];
