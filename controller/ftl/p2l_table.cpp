@@ -165,6 +165,12 @@ std::uint32_t P2lTable::load(std::uint64_t block) const {
   return slot;
 }
 
+std::uint64_t P2lTable::file_bytes() const {
+  std::uint64_t blocks = 0;
+  for (std::uint64_t word : m_on_file) blocks += static_cast<std::uint64_t>(__builtin_popcountll(word));
+  return blocks * m_upb * sizeof(Lpn);
+}
+
 void P2lTable::read(Pua first, std::uint64_t count, Lpn* out) const {
   if (m_fd < 0) {
     std::copy(m_array.begin() + std::ptrdiff_t(first), m_array.begin() + std::ptrdiff_t(first + count), out);

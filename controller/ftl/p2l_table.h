@@ -36,6 +36,9 @@ class P2lTable {
   // Spilled: blocks read from / written to the spill file so far (cache misses, write-backs).
   std::uint64_t block_loads() const { return m_loads; }
   std::uint64_t block_stores() const { return m_stores; }
+  // Bytes of entries held in memory (the array, or the block cache) and in the spill file.
+  std::uint64_t memory_bytes() const { return (m_array.size() + m_cache.size()) * sizeof(Lpn); }
+  std::uint64_t file_bytes() const;
 
   Lpn get(Pua u) const {
     if (m_fd < 0) return m_array[u];
