@@ -10,6 +10,7 @@ Die::Die(sc_core::sc_module_name name, const NandConfig& config, Timeline& timel
     : sc_core::sc_module(name),
       m_config(config),
       m_timeline(timeline),
+      m_lane(timeline.add_lane()),
       m_channel(channel),
       m_listener(listener),
       m_page_types(config.page_types()),
@@ -55,13 +56,13 @@ void Die::start_next() {
   if (m_current.kind == NandOpKind::kProgram) bus += bus_time(m_current.bytes);
   const Picos array_start = bus ? m_channel.reserve(now, bus) : now;
   m_phase = Phase::kArray;
-  m_timeline.at(array_start + array_time(m_current), *this, 0);
+  m_timeline.at(m_lane, array_start + array_time(m_current), *this, 0);
 }
 
 void Die::on_timer(std::uint32_t) {
   if (m_phase == Phase::kArray && m_current.kind == NandOpKind::kRead && m_current.bytes > 0) {
     m_phase = Phase::kBusDataOut;  // the page register goes out over the bus
-    m_timeline.at(m_channel.reserve(now_picos(), bus_time(m_current.bytes)), *this, 0);
+    m_timeline.at(m_lane, m_channel.reserve(now_picos(), bus_time(m_current.bytes)), *this, 0);
     return;
   }
   finish();

@@ -49,6 +49,7 @@ class Die : public sc_core::sc_module, private TimerClient {
 
   const NandConfig& m_config;
   Timeline& m_timeline;
+  Timeline::Lane m_lane;  // one operation at a time: its callbacks come in time order
   Channel& m_channel;
   DieListener& m_listener;
   std::uint32_t m_page_types;

@@ -9,9 +9,47 @@ Picos Timeline::s_now = 0;
 
 Timeline::Timeline(sc_core::sc_module_name name) : sc_core::sc_module(name) {
   m_heap.reserve(256);
+  m_heads.push_back(Entry{kNoKey, nullptr, 0});  // lane 0 is the heap
+  m_queued.emplace_back(1);
+  m_tree_key.assign(2, kNoKey);
+  m_tree_lane.assign(2, 0);
   SC_METHOD(pump);
   sensitive << m_wake;
   dont_initialize();
+}
+
+Timeline::Lane Timeline::add_lane() {
+  const auto lane = static_cast<std::uint32_t>(m_heads.size());
+  m_heads.push_back(Entry{kNoKey, nullptr, 0});
+  m_queued.emplace_back(4);
+  if (m_heads.size() > m_leaves) {
+    // Double the leaves and rebuild every path (lanes are added while the drive is built).
+    while (m_leaves < m_heads.size()) m_leaves *= 2;
+    m_tree_key.assign(2 * m_leaves, kNoKey);
+    m_tree_lane.assign(2 * m_leaves, 0);
+    for (std::uint32_t l = 0; l < m_leaves; ++l) m_tree_lane[m_leaves + l] = l;
+    for (std::uint32_t l = 0; l < m_heads.size(); ++l) update(l);
+  }
+  return Lane{lane};
+}
+
+void Timeline::update(std::uint32_t lane) {
+  // Up from the leaf, the winner of each pair: the siblings' addresses are known in advance, so
+  // their loads overlap; only the running minimum is carried from level to level.
+  std::size_t i = m_leaves + lane;
+  Key key = head_key(lane);
+  std::uint32_t owner = lane;
+  m_tree_key[i] = key;
+  while (i > 1) {
+    const Key other = m_tree_key[i ^ 1];
+    const std::uint32_t other_owner = m_tree_lane[i ^ 1];
+    const bool take = other < key;
+    key = take ? other : key;
+    owner = take ? other_owner : owner;
+    i >>= 1;
+    m_tree_key[i] = key;
+    m_tree_lane[i] = owner;
+  }
 }
 
 void Timeline::sift_up(std::size_t i, const Entry& e) {
@@ -64,15 +102,7 @@ Timeline::Entry Timeline::pop() {
   return top;
 }
 
-void Timeline::drop_fired_root() {
-  if (!m_root_fired) return;
-  m_root_fired = false;
-  pop();
-}
-
-void Timeline::cancel(TimerClient& client, std::uint32_t what) {
-  drop_fired_root();
-  bool removed = false;
+void Timeline::cancel(TimerClient& client, std::uint32_t what) {  bool removed = false;
   for (std::size_t i = 0; i < m_heap.size();) {
     if (m_heap[i].client != &client || m_heap[i].what != what) {
       ++i;
@@ -89,33 +119,52 @@ void Timeline::cancel(TimerClient& client, std::uint32_t what) {
     }
     // m_heap[i] now holds another entry: look at it again.
   }
-  if (removed && s_pumping != this) {  // a wake-up for nothing would still move time on
+  if (!removed) return;
+  if (m_fired_lane != 0) update(0);
+  if (s_pumping != this) {  // a wake-up for nothing would still move time on
     m_wake.cancel();
     m_armed_at = kNever;
     arm();
   }
 }
 
-void Timeline::at(Picos when, TimerClient& client, std::uint32_t what) {
+Timeline::Entry Timeline::make(Picos when, TimerClient& client, std::uint32_t what) {
   if (when < now()) throw std::logic_error(std::string(name()) + ": callback scheduled in the past");
-  const Entry e{Key(when) << 64 | m_seq++, &client, what};
-  if (m_root_fired && s_pumping == this) {
-    m_root_fired = false;
-    sift_down(0, e);
-    return;
-  }
+  return Entry{Key(when) << 64 | m_seq++, &client, what};
+}
+
+void Timeline::at(Picos when, TimerClient& client, std::uint32_t what) {
+  const Entry e = make(when, client, what);
   push(e);
+  // Only a new head changes the tree; the running callback's lane is updated when it returns.
+  if (m_heap.front().key == e.key && m_fired_lane != 0) update(0);
   // Inside this timeline's pump the wake-up is set when the pump returns.
   if (s_pumping != this && when < m_armed_at) arm();
 }
 
+void Timeline::at(Lane lane, Picos when, TimerClient& client, std::uint32_t what) {
+  const Entry e = make(when, client, what);
+  Entry& head = m_heads[lane.id];
+  if (head.key == kNoKey) {
+    head = e;
+    if (m_fired_lane != lane.id) update(lane.id);
+  } else {
+    Ring<Entry>& q = m_queued[lane.id];
+    if (when < (q.empty() ? head : q.back()).when()) {
+      throw std::logic_error(std::string(name()) + ": lane callbacks must come in time order");
+    }
+    q.push(e);
+  }
+  if (s_pumping != this && when < m_armed_at) arm();
+}
+
 void Timeline::arm() {
-  if (m_heap.empty()) {
+  if (empty()) {
     m_armed_at = kNever;
     return;
   }
   const Picos sc_now = sc_core::sc_time_stamp().value();
-  const Picos when = m_heap.front().when();
+  const Picos when = static_cast<Picos>(m_tree_key[1] >> 64);
   // An earlier notification replaces a later pending one; a later one is ignored by SystemC,
   // so m_armed_at only moves down until the pump runs.
   m_wake.notify(sc_core::sc_time::from_value(when - sc_now));
@@ -146,23 +195,41 @@ void Timeline::pump() {
   struct Pumping {  // also when a callback throws
     explicit Pumping(Timeline* t) : timeline(t) { s_pumping = t; }
     ~Pumping() {
-      timeline->drop_fired_root();
+      if (timeline->m_fired_lane != kNoLane) {
+        const std::uint32_t lane = timeline->m_fired_lane;
+        timeline->m_fired_lane = kNoLane;
+        timeline->update(lane);
+      }
       s_pumping = nullptr;
     }
     Timeline* timeline;
   } pumping(this);
   m_stop = false;
-  while (!m_heap.empty()) {
-    const Picos when = m_heap.front().when();
+  while (!empty()) {
+    const Picos when = static_cast<Picos>(m_tree_key[1] >> 64);
     // After a notify(), what is due at the same time still runs: the woken process then finds
     // the drive as it is after that instant whether or not the pump ran ahead.
     if (m_stop ? when > s_now : when > start && when >= limit) break;
-    const Entry e = m_heap.front();
-    s_now = e.when();
+    const std::uint32_t lane = m_tree_lane[1];
+    Entry e;
+    if (lane == 0) {
+      e = pop();
+    } else {
+      Entry& head = m_heads[lane];
+      e = head;
+      Ring<Entry>& q = m_queued[lane];
+      if (q.empty()) {
+        head.key = kNoKey;
+      } else {
+        head = q.pop();
+      }
+    }
+    s_now = when;
     ++m_callbacks;
-    m_root_fired = true;
+    m_fired_lane = lane;  // its new head is settled once, after the callback
     e.client->on_timer(e.what);
-    drop_fired_root();
+    m_fired_lane = kNoLane;
+    update(lane);
   }
   s_pumping = nullptr;
   arm();

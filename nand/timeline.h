@@ -1,6 +1,7 @@
 // The drive's event queue. Every timed module (dies, SATA link, controller CPU, host driver)
 // schedules its callbacks here instead of notifying one sc_event per step: SystemC's timed
-// queue costs ~1,000 instructions per notification, this one a few dozen.
+// queue costs ~1,000 instructions per notification, this one a few dozen. Callbacks are
+// ordered by (time, order of scheduling) across the whole drive.
 //
 // SystemC still keeps time. One SC_METHOD, the pump, runs the queued callbacks in (time,
 // order of scheduling) order. With look-ahead on (batch runs), it runs every callback due
@@ -16,6 +17,7 @@
 #include <systemc>
 #include <vector>
 
+#include "model/core/ring.h"
 #include "model/core/types.h"
 
 namespace ssdlab {
@@ -30,14 +32,27 @@ struct TimerClient {
 
 class Timeline : public sc_core::sc_module {
  public:
+  // A module whose callbacks come due in the order it schedules them (a die: one operation at
+  // a time; the SATA link: deliveries in sending order) gets a lane of its own: a FIFO whose
+  // head competes with the other lanes' heads in a tournament tree, which costs a fixed walk
+  // from leaf to root instead of a heap's data-dependent sifting. Lane 0 is a heap for
+  // everything else (timers that may be cancelled, callbacks in any order).
+  struct Lane {
+    std::uint32_t id;
+  };
+
   SC_HAS_PROCESS(Timeline);
   explicit Timeline(sc_core::sc_module_name name);
 
+  Lane add_lane();
   // Calls client.on_timer(what) at simulated time `when` (>= now). Callbacks due at the same
-  // time run in the order they were scheduled.
+  // time run in the order they were scheduled, whichever lane they are on.
   void at(Picos when, TimerClient& client, std::uint32_t what);
   void after(Picos delay, TimerClient& client, std::uint32_t what) { at(now() + delay, client, what); }
-  // Removes client's pending callbacks with this `what` (a linear scan: for rare timers).
+  // The same on a lane: `when` must not be earlier than the lane's last scheduled callback.
+  void at(Lane lane, Picos when, TimerClient& client, std::uint32_t what);
+  // Removes client's pending callbacks with this `what` from lane 0 (a linear scan: for rare
+  // timers).
   void cancel(TimerClient& client, std::uint32_t what);
   // Notifies a SystemC event at the current simulated time (see above).
   static void notify(sc_core::sc_event& event);
@@ -46,12 +61,14 @@ class Timeline : public sc_core::sc_module {
 
   // Off: never run ahead of SystemC's time (for a kernel stepped against the wall clock).
   void set_lookahead(bool on) { m_lookahead = on; }
-  bool empty() const { return m_heap.empty(); }
+  bool empty() const { return m_tree_key[1] == kNoKey; }
   std::uint64_t callbacks() const { return m_callbacks; }
   std::uint64_t activations() const { return m_activations; }
 
  private:
   using Key = unsigned __int128;  // (when << 64) | seq: one comparison orders both
+  static constexpr Key kNoKey = ~Key(0);
+  static constexpr std::uint32_t kNoLane = ~std::uint32_t(0);
   struct Entry {
     Key key;
     TimerClient* client;
@@ -59,11 +76,16 @@ class Timeline : public sc_core::sc_module {
     Picos when() const { return static_cast<Picos>(key >> 64); }
   };
   static bool before(const Entry& a, const Entry& b) { return a.key < b.key; }
+  Entry make(Picos when, TimerClient& client, std::uint32_t what);
+  // Lane 0's heap.
   void push(const Entry& e);
   Entry pop();
-  void drop_fired_root();
   void sift_up(std::size_t i, const Entry& e);
   void sift_down(std::size_t i, const Entry& e);
+  // The tournament tree: replays lane's path after its head changed.
+  Key head_key(std::uint32_t lane) const { return lane == 0 ? heap_key() : m_heads[lane].key; }
+  Key heap_key() const { return m_heap.empty() ? kNoKey : m_heap.front().key; }
+  void update(std::uint32_t lane);
   void arm();
   void pump();
 
@@ -71,15 +93,18 @@ class Timeline : public sc_core::sc_module {
   static Timeline* s_pumping;  // the timeline whose pump is running, if any
   static Picos s_now;
 
-  std::vector<Entry> m_heap;  // 4-ary min-heap on (when, seq)
+  std::vector<Entry> m_heap;               // lane 0: 4-ary min-heap on (when, seq)
+  // Lanes 1..: the head of each (key kNoKey when empty) side by side, and the rest behind it.
+  std::vector<Entry> m_heads;
+  std::vector<Ring<Entry>> m_queued;
+  std::size_t m_leaves = 1;                // power of two >= lanes
+  std::vector<Key> m_tree_key;             // 2 * m_leaves nodes, root at 1, leaves from m_leaves
+  std::vector<std::uint32_t> m_tree_lane;  // the lane holding each node's key
+  std::uint32_t m_fired_lane = kNoLane;    // the running callback's lane: updated when it returns
   std::uint64_t m_seq = 0;
   Picos m_armed_at = kNever;  // when m_wake is due, kNever if not pending
   bool m_lookahead = true;
   bool m_stop = false;
-  // The pump leaves the running callback's entry at the root until the callback returns: the
-  // first callback it schedules takes the root's place with one sift-down instead of a pop and
-  // a push (a die finishing an operation usually starts its next one).
-  bool m_root_fired = false;
   std::uint64_t m_callbacks = 0, m_activations = 0;
   sc_core::sc_event m_wake;
 };

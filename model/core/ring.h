@@ -17,6 +17,8 @@ class Ring {
   std::size_t size() const { return m_count; }
   T& front() { return m_items[m_head]; }
   const T& front() const { return m_items[m_head]; }
+  T& back() { return m_items[(m_head + m_count - 1) & m_mask]; }
+  const T& back() const { return m_items[(m_head + m_count - 1) & m_mask]; }
 
   void push(T item) {
     if (m_count == m_items.size()) grow();

@@ -68,6 +68,31 @@ TEST_CASE("timeline: callbacks run in time order, ties in scheduling order; noti
   CHECK(timeline.activations() < timeline.callbacks());
 }
 
+TEST_CASE("timeline: lanes and the heap share one order; a lane refuses callbacks out of time order",
+          "[timeline]") {
+  Timeline timeline("timeline");
+  std::vector<Timeline::Lane> lanes;
+  for (int i = 0; i < 5; ++i) lanes.push_back(timeline.add_lane());  // grows the tree past 4 leaves
+  struct Log : TimerClient {
+    void on_timer(std::uint32_t what) override { seen.emplace_back(Timeline::now(), what); }
+    std::vector<std::pair<Picos, std::uint32_t>> seen;
+  } log;
+  // Same times on different lanes and on the heap: scheduling order decides.
+  timeline.at(lanes[3], 100, log, 1);
+  timeline.at(200, log, 2);
+  timeline.at(lanes[0], 200, log, 3);
+  timeline.at(lanes[3], 200, log, 4);  // a second one queued behind lane 3's head
+  timeline.at(lanes[4], 50, log, 5);
+  timeline.at(100, log, 6);
+  timeline.at(lanes[3], 300, log, 7);
+  CHECK_THROWS_AS(timeline.at(lanes[3], 250, log, 8), std::logic_error);
+  sc_core::sc_start();
+  const std::vector<std::pair<Picos, std::uint32_t>> expected{{50, 5}, {100, 1}, {100, 6}, {200, 2},
+                                                                {200, 3}, {200, 4}, {300, 7}};
+  CHECK(log.seen == expected);
+  CHECK(timeline.empty());
+}
+
 TEST_CASE("timeline: a scenario gives the same results whether the pump runs ahead of SystemC or not",
           "[timeline]") {
   // Fills, GC, reads, an idle period with background GC and a TRIM: the D7 scenario, scaled.
