@@ -5,7 +5,7 @@
 namespace ssdlab {
 
 SataLink::SataLink(sc_core::sc_module_name name, const HostConfig& config, Timeline& timeline)
-    : sc_core::sc_module(name), m_line_bps(config.sata_line_bps), m_timeline(timeline), m_on_wire(64) {}
+    : sc_core::sc_module(name), m_line_bps(config.sata_line_bps), m_timeline(timeline), m_lane(timeline.add_lane()), m_on_wire(64) {}
 
 Picos SataLink::wire_time(const Fis& fis) const {
   return transfer_picos(fis_wire_bytes(fis), m_line_bps, 10);
@@ -23,7 +23,7 @@ void SataLink::transmit(const Fis& fis) {
   // a data FIS to the host occupies the wire but nothing happens when it lands.
   if (fis.kind == FisKind::kDataToHost) return;
   m_on_wire.push(fis);
-  m_timeline.at(m_free_at, *this, 0);
+  m_timeline.at(m_lane, m_free_at, *this, 0);
 }
 
 void SataLink::on_timer(std::uint32_t) {

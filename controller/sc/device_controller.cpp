@@ -10,6 +10,7 @@ DeviceController::DeviceController(sc_core::sc_module_name name, const DriveConf
     : sc_core::sc_module(name),
       m_config(config),
       m_timeline(timeline),
+      m_cpu_lane(timeline.add_lane()),
       m_ftl(config),
       m_buffer(static_cast<std::uint32_t>(config.controller.write_buffer_bytes /
                                           config.controller.mapping_unit_bytes)),
@@ -82,7 +83,7 @@ void DeviceController::receive_from_host(const Fis& fis) {
   }
   m_cpu_busy = true;
   m_cpu_tag = fis.tag;
-  m_timeline.after(cpu_cost(c.op), *this, kCpuTimer);
+  m_timeline.at(m_cpu_lane, now_picos() + cpu_cost(c.op), *this, kCpuTimer);
 }
 
 Picos DeviceController::cpu_cost(AtaCommand op) {
@@ -99,7 +100,7 @@ void DeviceController::on_cpu_done() {
   const std::uint8_t tag = m_cpu_tag;
   if (!m_cpu_queue.empty()) {
     m_cpu_tag = m_cpu_queue.pop();
-    m_timeline.after(cpu_cost(m_commands[m_cpu_tag].op), *this, kCpuTimer);
+    m_timeline.at(m_cpu_lane, now_picos() + cpu_cost(m_commands[m_cpu_tag].op), *this, kCpuTimer);
   } else {
     m_cpu_busy = false;
   }

@@ -134,6 +134,7 @@ class DeviceController : public sc_core::sc_module,
 
   DriveConfig m_config;
   Timeline& m_timeline;
+  Timeline::Lane m_cpu_lane;  // one command at a time on the firmware CPU
   Ftl m_ftl;
   WriteBuffer m_buffer;
   std::unique_ptr<PageStore> m_store;  // flash data (keep_data only)
