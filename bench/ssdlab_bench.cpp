@@ -12,6 +12,7 @@
 //   randwrite     4 KiB random writes, QD32, full 64 GiB drive at steady state (GC active)
 //   seqwrite      128 KiB sequential writes, QD32, 64 GiB drive
 //   rss1t         1 TiB drive (16 KiB pages), 4 KiB random writes with GC active: peak RSS
+//   timeline      the event queue alone (callbacks per second; not a row of the issue)
 //   precondition  full fill + 2x capacity random overwrite of a 256 GiB drive: the
 //                 `precondition` phase at full size (timed), then the same work simulated on
 //                 a scaled-down copy (extrapolated, for comparison)
@@ -34,7 +35,9 @@
 #include "bench/bench_support.h"
 #include "model/core/config_loader.h"
 #include "controller/ftl/precondition.h"
+#include "model/core/rng.h"
 #include "model/sim/scenario_runner.h"
+#include "nand/timeline.h"
 
 #ifndef SSDLAB_BENCH_DRIVES
 #define SSDLAB_BENCH_DRIVES "bench/drives"
@@ -272,6 +275,65 @@ Json row_randwrite(const Options& o) {
   return line;
 }
 
+// The event queue alone, for regressions in it: 64 die-like clients on lanes, each callback
+// scheduling its client's next one 1-1000 us ahead, and a few timers on the heap lane doing the
+// same. Not a row of the issue's table.
+Json row_timeline(const Options& o) {
+  const std::uint64_t n = o.requests ? o.requests : 20000000;
+  struct Client : TimerClient {
+    void on_timer(std::uint32_t) override {
+      if (*left == 0) return;
+      --*left;
+      const Picos next = Timeline::now() + kPicosPerUs + rng->below(999 * kPicosPerUs);
+      if (on_lane) {
+        timeline->at(lane, next, *this, 0);
+      } else {
+        timeline->at(next, *this, 0);
+      }
+    }
+    Timeline* timeline = nullptr;
+    Timeline::Lane lane{0};
+    bool on_lane = true;
+    Rng* rng = nullptr;
+    std::uint64_t* left = nullptr;
+  };
+  Timeline timeline("timeline");
+  Rng rng(o.seed);
+  std::uint64_t left = n;
+  std::vector<Client> clients(72);
+  for (std::size_t i = 0; i < clients.size(); ++i) {
+    Client& c = clients[i];
+    c.timeline = &timeline;
+    c.on_lane = i < 64;
+    if (c.on_lane) c.lane = timeline.add_lane();
+    c.rng = &rng;
+    c.left = &left;
+    if (c.on_lane) {
+      timeline.at(c.lane, i * kPicosPerUs, c, 0);
+    } else {
+      timeline.at(i * kPicosPerUs, c, 0);
+    }
+  }
+  const double cpu0 = cpu_seconds();
+  const auto t0 = Clock::now();
+  sc_core::sc_start();
+  const double wall = seconds_since(t0), cpu = cpu_seconds() - cpu0;
+  Json line;
+  line["workload"] = "timeline";
+  line["row"] = "event queue alone: 64 lanes + 8 heap timers, random delays 1-1000 us (not a target)";
+  line["requests"] = timeline.callbacks();
+  line["wall_s"] = wall;
+  line["req_per_wall_s"] = double(timeline.callbacks()) / wall;
+  line["cpu_s"] = cpu;
+  line["req_per_cpu_s"] = double(timeline.callbacks()) / cpu;
+  line["ns_per_callback"] = wall * 1e9 / double(timeline.callbacks());
+  line["activations"] = timeline.activations();
+  line["peak_rss_mib"] = double(peak_rss_kib()) / 1024.0;
+  line["target"] = "-";
+  line["meets_target"] = true;
+  return line;
+}
+
 Json row_seqwrite(const Options& o) {
   const DriveConfig c = load_drive_config(o.drives + "/bench64g.yaml", o.params);
   const std::uint64_t n = o.requests ? o.requests : 400000;
@@ -486,7 +548,7 @@ int sc_main(int argc, char** argv) {
   CLI::App app{"ssdlab_bench: simulation-speed benchmarks (one workload per process)"};
   Options o;
   std::string workload, table_file;
-  app.add_option("workload", workload, "randread | randwrite | seqwrite | rss1t | precondition | table")->required();
+  app.add_option("workload", workload, "randread | randwrite | seqwrite | rss1t | precondition | timeline | table")->required();
   app.add_option("file", table_file, "for `table`: the JSON lines file");
   app.add_option("--drives", o.drives, "directory of the bench drive configs");
   app.add_option("--commit", o.commit, "commit hash to record in the output");
@@ -516,6 +578,8 @@ int sc_main(int argc, char** argv) {
       line = row_randwrite(o);
     } else if (workload == "seqwrite") {
       line = row_seqwrite(o);
+    } else if (workload == "timeline") {
+      line = row_timeline(o);
     } else if (workload == "rss1t") {
       line = row_rss1t(o);
     } else if (workload == "precondition") {
