@@ -33,6 +33,7 @@
 #include <vector>
 
 #include "bench/bench_support.h"
+#include "bench/bench_table.h"
 #include "model/core/config_loader.h"
 #include "controller/ftl/precondition.h"
 #include "model/core/rng.h"
@@ -89,13 +90,7 @@ void perf_enable() {
 
 PhaseSpec job(const std::string& name, RwMode rw, std::uint64_t bs, std::uint32_t depth,
               std::uint64_t io_bytes) {
-  PhaseSpec p;
-  p.name = name;
-  p.kind = PhaseKind::kJob;
-  p.job.rw = rw;
-  p.job.bs_bytes = bs;
-  p.job.iodepth = depth;
-  p.job.size = Amount{true, 100.0, 0};
+  PhaseSpec p = make_job_phase(name, rw, bs, depth);
   if (io_bytes) {
     p.job.io_size = Amount{false, 0.0, io_bytes};
     p.job.io_size_set = true;
@@ -476,67 +471,6 @@ Json row_precondition(const Options& o) {
   line["note"] = "requests are 4 KiB unit writes; 'simulated' is the same work through the timed drive on a " +
                  std::to_string(run_gib) + " GiB copy, extrapolated linearly to 256 GiB";
   return line;
-}
-
-// ---- table ---------------------------------------------------------------------------------
-
-std::string fmt(double v, int prec) {
-  std::ostringstream s;
-  s << std::fixed << std::setprecision(prec) << v;
-  return s.str();
-}
-
-std::string thousands(double v) {
-  std::string digits = std::to_string(static_cast<long long>(std::llround(v)));
-  std::string out;
-  int n = 0;
-  for (auto it = digits.rbegin(); it != digits.rend(); ++it) {
-    if (n && n % 3 == 0 && *it != '-') out.insert(out.begin(), ',');
-    out.insert(out.begin(), *it);
-    ++n;
-  }
-  return out;
-}
-
-int print_table(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) {
-    std::cerr << "cannot read " << path << "\n";
-    return 1;
-  }
-  std::cout << std::left << std::setw(13) << "workload" << std::right << std::setw(13) << "sim requests"
-            << std::setw(10) << "wall s" << std::setw(14) << "req/wall s" << std::setw(14) << "req/CPU s"
-            << std::setw(11) << "RSS MiB"
-            << "  " << std::left << std::setw(26) << "target" << "met  note\n";
-  std::string text;
-  while (std::getline(in, text)) {
-    if (text.empty() || text[0] != '{') continue;
-    const Json j = Json::parse(text);
-    std::string note;
-    if (j.contains("error")) note = "ERROR: " + j["error"].get<std::string>();
-    if (j.contains("wall_s_256GiB")) {
-      note = "256 GiB: " + fmt(j["wall_s_256GiB"].get<double>(), 0) + " s wall";
-      if (j.contains("cpu_s_256GiB")) note += ", " + fmt(j["cpu_s_256GiB"].get<double>(), 0) + " s CPU";
-    }
-    if (j.contains("simulated")) {
-      const Json& sim = j["simulated"];
-      note += "; timed: " + fmt(sim["wall_s_256GiB_extrapolated"].get<double>(), 0) + " s (" +
-              thousands(sim["req_per_wall_s"].get<double>()) + " req/s on " + std::to_string(sim["raw_gib"].get<int>()) +
-              " GiB, extrapolated)";
-    }
-    if (j.contains("waf") && j["workload"] == "randwrite") note = "WAF " + fmt(j["waf"].get<double>(), 2);
-    if (j.contains("precondition") && j["precondition"].contains("wall_s") && j["workload"] != "precondition") {
-      note += std::string(note.empty() ? "" : "; ") + "precond " + fmt(j["precondition"]["wall_s"].get<double>(), 1) + " s";
-    }
-    std::cout << std::left << std::setw(13) << j.value("workload", "?") << std::right << std::setw(13)
-              << thousands(j.value("requests", 0.0)) << std::setw(10) << fmt(j.value("wall_s", 0.0), 2)
-              << std::setw(14) << thousands(j.value("req_per_wall_s", 0.0)) << std::setw(14)
-              << thousands(j.value("req_per_cpu_s", 0.0)) << std::setw(11)
-              << fmt(j.value("peak_rss_mib", 0.0), 0) << "  " << std::left << std::setw(26)
-              << j.value("target", "") << std::setw(5) << (j.value("meets_target", false) ? "yes" : "NO")
-              << note << "\n";
-  }
-  return 0;
 }
 
 }  // namespace

@@ -14,7 +14,7 @@ Die::Die(sc_core::sc_module_name name, const NandConfig& config, Timeline& timel
       m_channel(channel),
       m_listener(listener),
       m_page_types(config.page_types()),
-      m_page_type_mask((m_page_types & (m_page_types - 1)) == 0 ? m_page_types - 1 : 0) {}
+      m_page_types_pow2((m_page_types & (m_page_types - 1)) == 0) {}
 
 Picos Die::bus_time(std::uint32_t bytes) {
   if (bytes != m_memo_bytes) {
@@ -25,7 +25,7 @@ Picos Die::bus_time(std::uint32_t bytes) {
 }
 
 Picos Die::array_time(const NandOp& op) const {
-  const std::uint32_t type = m_page_type_mask || m_page_types == 1 ? op.page & m_page_type_mask : op.page % m_page_types;
+  const std::uint32_t type = m_page_types_pow2 ? op.page & (m_page_types - 1) : op.page % m_page_types;
   switch (op.kind) {
     case NandOpKind::kRead:
       return m_config.t_read_ps[type];

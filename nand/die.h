@@ -53,7 +53,7 @@ class Die : public sc_core::sc_module, private TimerClient {
   Channel& m_channel;
   DieListener& m_listener;
   std::uint32_t m_page_types;
-  std::uint32_t m_page_type_mask;  // page_types - 1 when a power of two, else 0
+  bool m_page_types_pow2;  // page type by mask, not division (SLC, MLC)
   std::uint32_t m_memo_bytes = 0;  // the last transfer size and its bus time: sizes repeat
   Picos m_memo_ps = 0;
   Ring<NandOp> m_queue;

@@ -33,9 +33,7 @@ P2lTable::P2lTable(std::uint64_t units, std::uint32_t units_per_block, std::uint
                    std::uint32_t cache_blocks)
     : m_units(units),
       m_upb(units_per_block),
-      m_shift(log2_exact(units_per_block)),
-      m_budget(memory_budget_bytes),
-      m_cache_blocks_wanted(cache_blocks) {
+      m_shift(log2_exact(units_per_block)) {
   if (m_upb == 0 || units % m_upb != 0) throw std::invalid_argument("P2L table: units must be whole blocks");
   if (units * sizeof(Lpn) <= memory_budget_bytes) {
     m_array.reserve(units);
@@ -76,9 +74,7 @@ P2lTable::~P2lTable() {
 P2lTable::P2lTable(const P2lTable& other)
     : m_units(other.m_units),
       m_upb(other.m_upb),
-      m_shift(other.m_shift),
-      m_budget(other.m_budget),
-      m_cache_blocks_wanted(other.m_cache_blocks_wanted) {
+      m_shift(other.m_shift) {
   copy_from(other);
 }
 
@@ -89,8 +85,6 @@ P2lTable& P2lTable::operator=(const P2lTable& other) {
   m_units = other.m_units;
   m_upb = other.m_upb;
   m_shift = other.m_shift;
-  m_budget = other.m_budget;
-  m_cache_blocks_wanted = other.m_cache_blocks_wanted;
   copy_from(other);
   return *this;
 }

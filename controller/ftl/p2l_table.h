@@ -77,8 +77,6 @@ class P2lTable {
   std::uint64_t m_units;
   std::uint32_t m_upb;
   int m_shift;  // log2(units per block) when a power of two, else -1
-  std::uint64_t m_budget;
-  std::uint32_t m_cache_blocks_wanted;
   std::vector<Lpn> m_array;  // not spilled
   // Spilled:
   int m_fd = -1;

@@ -2,8 +2,8 @@
 #pragma once
 
 #include <cstdint>
-#include <utility>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "model/core/types.h"
@@ -84,6 +84,18 @@ struct PhaseSpec {
   std::string note;  // free text shown with the phase (e.g. the document's wording)
   int line = 0;      // 1-based line in the scenario file
 };
+
+// A job phase built in code (tests, benchmarks); the loader builds them from YAML. Its region
+// is the whole drive unless changed.
+inline PhaseSpec make_job_phase(std::string name, RwMode rw, std::uint64_t bs, std::uint32_t iodepth) {
+  PhaseSpec p;
+  p.name = std::move(name);
+  p.kind = PhaseKind::kJob;
+  p.job.rw = rw;
+  p.job.bs_bytes = bs;
+  p.job.iodepth = iodepth;
+  return p;
+}
 
 struct ScenarioSpec {
   std::string path;                    // scenario file

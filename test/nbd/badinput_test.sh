@@ -2,12 +2,7 @@
 # Malformed input over a raw socket (nbd_raw_client): NBD errors for bad requests, closed
 # connections for bad handshakes, and the server keeps serving throughout.
 # usage: badinput_test.sh SSDLAB_BINARY SOURCE_DIR NBD_RAW_CLIENT
-SSDLAB=$1
-SRC=$2
-CLIENT=$3
-TMP=$(mktemp -d)
-. "$SRC/test/nbd/lib.sh"
-trap cleanup EXIT
+. "$(dirname "$0")/lib.sh" "$@"
 
 start_server bad --drive "$SRC/test/nbd/small-drive.yaml" --pace none || exit 1
 "$CLIENT" 127.0.0.1 "$PORT"

@@ -2,11 +2,7 @@
 # Other real clients on `ssdlab serve`: fio rw=randtrim, qemu-io (pattern write, read-back
 # check, discard, zeros), nbdcopy of a file in and out (identical).
 # usage: clients_test.sh SSDLAB_BINARY SOURCE_DIR
-SSDLAB=$1
-SRC=$2
-TMP=$(mktemp -d)
-. "$SRC/test/nbd/lib.sh"
-trap cleanup EXIT
+. "$(dirname "$0")/lib.sh" "$@"
 need fio fio
 need qemu-io qemu-utils
 need nbdcopy libnbd-bin

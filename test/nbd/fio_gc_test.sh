@@ -3,11 +3,7 @@
 # with crc32c verification (so garbage collection moves the data), then the drive image kept
 # across a restart and checked with --verify_only, and an image refused for another config.
 # usage: fio_gc_test.sh SSDLAB_BINARY SOURCE_DIR
-SSDLAB=$1
-SRC=$2
-TMP=$(mktemp -d)
-. "$SRC/test/nbd/lib.sh"
-trap cleanup EXIT
+. "$(dirname "$0")/lib.sh" "$@"
 need fio fio
 drive=$SRC/test/nbd/small-drive.yaml
 image=$TMP/drive.img

@@ -1,8 +1,13 @@
 # Helpers for the `ssdlab serve` tests: start a server on a free loopback port, stop it,
-# skip visibly when a client program is missing. Sourced by the test scripts; they set
-# SSDLAB (the binary) and TMP (a scratch directory) first.
+# skip visibly when a client program is missing. Sourced by each test script with the
+# script's arguments (`. "$(dirname "$0")/lib.sh" "$@"`): SSDLAB_BINARY SOURCE_DIR [CLIENT].
+# Sets SSDLAB, SRC, CLIENT and TMP (a scratch directory removed on exit).
 set -uo pipefail
 export SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1
+SSDLAB=$1
+SRC=$2
+CLIENT=${3:-}
+TMP=$(mktemp -d)
 SERVER_PID=
 fails=0
 checks=0
@@ -63,3 +68,5 @@ finish() {
   echo "$((checks - fails)) passed, $fails failed"
   [ "$fails" -eq 0 ]
 }
+
+trap cleanup EXIT

@@ -5,11 +5,7 @@
 # round trip, 20-40 us on two cores - stays well inside the 10 %. Wall-clock timing suffers
 # when other work takes the cores: up to three attempts, each on a fresh server.
 # usage: paced_test.sh SSDLAB_BINARY SOURCE_DIR
-SSDLAB=$1
-SRC=$2
-TMP=$(mktemp -d)
-. "$SRC/test/nbd/lib.sh"
-trap cleanup EXIT
+. "$(dirname "$0")/lib.sh" "$@"
 need fio fio
 
 within=1

@@ -89,8 +89,9 @@ TEST_CASE("D5: TRIM of the unused space brings the figures back near fresh", "[s
   CHECK(r["trim_unused"].io.trims > 0);
   CHECK(r["trimmed_random_4k"].iops() > 0.85 * fresh_random);
   CHECK(r["trimmed_write"].write_mbps() > 0.9 * r["fresh_write"].write_mbps());
-  // Sequential reads of data rewritten after TRIM: 0.89 x fresh at full size. At this scale the
-  // ratio moves between 0.80 and 0.90 with nothing but the order of simultaneous events.
+  // Sequential reads of data rewritten after TRIM: 0.89 x fresh at full size. Scaled down the
+  // ratio wanders with the layout over dies: 0.80-0.89 at scales 0.03-0.1 (and 0.84 here with
+  // simultaneous events run in the opposite order). The bound sits below that spread.
   CHECK(r["trimmed_read"].read_mbps() > 0.75 * r["fresh_read"].read_mbps());
 }
 

@@ -39,12 +39,7 @@ inline std::string drive_yaml(const std::string& channels, const std::string& di
 
 inline PhaseSpec job_phase(const std::string& name, RwMode rw, std::uint64_t bs, std::uint32_t iodepth,
                            Amount size, Picos runtime_ps = 0) {
-  PhaseSpec p;
-  p.name = name;
-  p.kind = PhaseKind::kJob;
-  p.job.rw = rw;
-  p.job.bs_bytes = bs;
-  p.job.iodepth = iodepth;
+  PhaseSpec p = make_job_phase(name, rw, bs, iodepth);
   p.job.size = size;
   if (runtime_ps) {
     p.job.runtime_ps = runtime_ps;
