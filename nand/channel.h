@@ -3,16 +3,12 @@
 // of everything asked for before it), so the bus is a calendar and needs no events of its own.
 #pragma once
 
-#include <systemc>
-
 #include "model/core/types.h"
 
 namespace ssdlab {
 
-class Channel : public sc_core::sc_module {
+class Channel {
  public:
-  explicit Channel(sc_core::sc_module_name name) : sc_core::sc_module(name) {}
-
   // Books the bus for `duration` after every transfer asked for before, starting no earlier
   // than `now`; returns when this transfer ends.
   Picos reserve(Picos now, Picos duration) {

@@ -1,13 +1,17 @@
 // One NAND die: executes its queue of operations one at a time. An operation is a sequence
 // of phases that occupy either the shared channel bus (command cycles, data in/out) or only
 // the die's array (tR, tPROG, tBERS).
+//
+// Dies are plain objects in one array of the flash array (a SystemC module), one cache line of
+// hot state each: with 64 dies and the FTL's random accesses between two callbacks of the same
+// die, every line a die callback touches is a likely cache miss.
 #pragma once
 
-#include <systemc>
+#include <cstdint>
+#include <memory>
 
 #include "model/core/config.h"
 #include "model/core/nand_op.h"
-#include "model/core/ring.h"
 #include "model/core/types.h"
 #include "nand/timeline.h"
 
@@ -17,7 +21,9 @@ class Channel;
 
 struct DieListener {
   virtual void die_done(const NandOp& op) = 0;
-  virtual ~DieListener() = default;
+
+ protected:
+  ~DieListener() = default;
 };
 
 struct DieStats {
@@ -25,41 +31,53 @@ struct DieStats {
   std::uint64_t reads = 0, programs = 0, erases = 0;
 };
 
-class Die : public sc_core::sc_module, private TimerClient {
+class alignas(64) Die final : private TimerClient {
  public:
-  Die(sc_core::sc_module_name name, const NandConfig& config, Timeline& timeline, Channel& channel,
-      DieListener& listener);
+  Die() = default;
+  Die(const Die&) = delete;
+  Die& operator=(const Die&) = delete;
+  void init(const NandConfig& config, Timeline& timeline, Channel& channel, DieListener& listener);
 
-  void submit(const NandOp& op);
+  void submit(const NandOp& op) {
+    if (m_phase == Phase::kIdle) {
+      start(op);  // the queue is empty whenever the die is idle
+    } else {
+      push(op);
+    }
+  }
 
-  std::size_t queued() const { return m_queue.size() + (m_phase != Phase::kIdle); }
-  bool idle() const { return m_phase == Phase::kIdle && m_queue.empty(); }
+  std::size_t queued() const { return m_count + (m_phase != Phase::kIdle); }
+  bool idle() const { return m_phase == Phase::kIdle && m_count == 0; }
   const DieStats& stats() const { return m_stats; }
   // Busy time including the op in progress up to now.
   Picos busy_until_now() const;
 
  private:
   // kArray covers the command (and program data) on the bus, then the array time.
-  enum class Phase { kIdle, kArray, kBusDataOut };
-  void start_next();
+  enum class Phase : std::uint8_t { kIdle, kArray, kBusDataOut };
+  void start(const NandOp& op);
   void on_timer(std::uint32_t what) override;
   void finish();
+  void push(const NandOp& op);
   Picos array_time(const NandOp& op) const;
   Picos bus_time(std::uint32_t bytes);
 
-  const NandConfig& m_config;
-  Timeline& m_timeline;
-  Timeline::Lane m_lane;  // one operation at a time: its callbacks come in time order
-  Channel& m_channel;
-  DieListener& m_listener;
-  std::uint32_t m_page_types;
-  bool m_page_types_pow2;  // page type by mask, not division (SLC, MLC)
+  // First cache line: what every callback reads (the vtable pointer comes first).
+  NandOp m_current;
+  Picos m_op_start = 0;
+  Timeline::Lane m_lane{0};  // one operation at a time: its callbacks come in time order
+  Phase m_phase = Phase::kIdle;
+  bool m_page_types_pow2 = true;  // page type by mask, not division (SLC, MLC)
+  std::uint32_t m_page_types = 1;
   std::uint32_t m_memo_bytes = 0;  // the last transfer size and its bus time: sizes repeat
   Picos m_memo_ps = 0;
-  Ring<NandOp> m_queue;
-  NandOp m_current;
-  Phase m_phase = Phase::kIdle;
-  Picos m_op_start = 0;
+  // Second line: the queue, where everything else lives, statistics.
+  std::uint32_t m_head = 0, m_count = 0, m_mask = 0;  // ring of waiting ops, capacity m_mask + 1
+  std::unique_ptr<NandOp[]> m_queue;
+  const NandConfig* m_config = nullptr;
+  Timeline* m_timeline = nullptr;
+  Channel* m_channel = nullptr;
+  DieListener* m_listener = nullptr;
   DieStats m_stats;
 };
 

@@ -17,21 +17,24 @@ class FlashArray : public sc_core::sc_module, public FlashIf, private DieListene
 
   FlashArray(sc_core::sc_module_name name, const NandConfig& config, Timeline& timeline);
 
-  void submit(const NandOp& op) override { m_dies[op.die]->submit(op); }
+  void submit(const NandOp& op) override { m_dies[op.die].submit(op); }
 
-  std::uint32_t dies() const { return static_cast<std::uint32_t>(m_dies.size()); }
-  const Die& die(std::uint32_t d) const { return *m_dies[d]; }
-  const Channel& channel(std::uint32_t c) const { return *m_channels[c]; }
+  std::uint32_t dies() const { return m_die_count; }
+  const Die& die(std::uint32_t d) const { return m_dies[d]; }
+  const Channel& channel(std::uint32_t c) const { return m_channels[c]; }
   std::uint32_t channels() const { return static_cast<std::uint32_t>(m_channels.size()); }
-  std::size_t queued(std::uint32_t d) const { return m_dies[d]->queued(); }
+  std::size_t queued(std::uint32_t d) const { return m_dies[d].queued(); }
   bool idle() const;
 
  private:
-  void die_done(const NandOp& op) override { completion->flash_done(op); }
+  void end_of_elaboration() override { m_completion = completion.operator->(); }
+  void die_done(const NandOp& op) override { m_completion->flash_done(op); }
 
   NandConfig m_config;
-  std::vector<std::unique_ptr<Channel>> m_channels;
-  std::vector<std::unique_ptr<Die>> m_dies;
+  std::vector<Channel> m_channels;
+  std::uint32_t m_die_count;
+  std::unique_ptr<Die[]> m_dies;  // die d sits on channel d % channels (see Geometry)
+  FlashCompletionIf* m_completion = nullptr;
 };
 
 }  // namespace ssdlab

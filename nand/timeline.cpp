@@ -12,7 +12,6 @@ Timeline::Timeline(sc_core::sc_module_name name) : sc_core::sc_module(name) {
   m_heads.push_back(Entry{kNoKey, nullptr, 0});  // lane 0 is the heap
   m_queued.emplace_back(1);
   m_tree_key.assign(2, kNoKey);
-  m_tree_lane.assign(2, 0);
   SC_METHOD(pump);
   sensitive << m_wake;
   dont_initialize();
@@ -20,14 +19,13 @@ Timeline::Timeline(sc_core::sc_module_name name) : sc_core::sc_module(name) {
 
 Timeline::Lane Timeline::add_lane() {
   const auto lane = static_cast<std::uint32_t>(m_heads.size());
+  if (lane >= (1u << kLaneBits) - 1) throw std::logic_error(std::string(name()) + ": too many lanes");
   m_heads.push_back(Entry{kNoKey, nullptr, 0});
   m_queued.emplace_back(4);
   if (m_heads.size() > m_leaves) {
     // Double the leaves and rebuild every path (lanes are added while the drive is built).
     while (m_leaves < m_heads.size()) m_leaves *= 2;
     m_tree_key.assign(2 * m_leaves, kNoKey);
-    m_tree_lane.assign(2 * m_leaves, 0);
-    for (std::uint32_t l = 0; l < m_leaves; ++l) m_tree_lane[m_leaves + l] = l;
     for (std::uint32_t l = 0; l < m_heads.size(); ++l) update(l);
   }
   return Lane{lane};
@@ -35,20 +33,16 @@ Timeline::Lane Timeline::add_lane() {
 
 void Timeline::update(std::uint32_t lane) {
   // Up from the leaf, the winner of each pair: the siblings' addresses are known in advance, so
-  // their loads overlap; only the running minimum is carried from level to level.
+  // their loads overlap; only the running minimum is carried from level to level. Keys carry
+  // their lane, so a node is one value.
   std::size_t i = m_leaves + lane;
   Key key = head_key(lane);
-  std::uint32_t owner = lane;
   m_tree_key[i] = key;
   while (i > 1) {
     const Key other = m_tree_key[i ^ 1];
-    const std::uint32_t other_owner = m_tree_lane[i ^ 1];
-    const bool take = other < key;
-    key = take ? other : key;
-    owner = take ? other_owner : owner;
+    key = other < key ? other : key;
     i >>= 1;
     m_tree_key[i] = key;
-    m_tree_lane[i] = owner;
   }
 }
 
@@ -128,13 +122,14 @@ void Timeline::cancel(TimerClient& client, std::uint32_t what) {  bool removed =
   }
 }
 
-Timeline::Entry Timeline::make(Picos when, TimerClient& client, std::uint32_t what) {
+Timeline::Key Timeline::make_key(Picos when, std::uint32_t lane) {
   if (when < now()) throw std::logic_error(std::string(name()) + ": callback scheduled in the past");
-  return Entry{Key(when) << 64 | m_seq++, &client, what};
+  if (m_seq >= kMaxSeq) throw std::overflow_error(std::string(name()) + ": callback sequence numbers exhausted");
+  return Key(when) << 64 | (m_seq++ << kLaneBits) | lane;
 }
 
 void Timeline::at(Picos when, TimerClient& client, std::uint32_t what) {
-  const Entry e = make(when, client, what);
+  const Entry e{make_key(when, 0), &client, what};
   push(e);
   // Only a new head changes the tree; the running callback's lane is updated when it returns.
   if (m_heap.front().key == e.key && m_fired_lane != 0) update(0);
@@ -142,18 +137,21 @@ void Timeline::at(Picos when, TimerClient& client, std::uint32_t what) {
   if (s_pumping != this && when < m_armed_at) arm();
 }
 
-void Timeline::at(Lane lane, Picos when, TimerClient& client, std::uint32_t what) {
-  const Entry e = make(when, client, what);
+void Timeline::at_lane(Lane lane, Picos when, TimerClient& client, std::uint32_t what) {
+  const Key key = make_key(when, lane.id);
   Entry& head = m_heads[lane.id];
   if (head.key == kNoKey) {
-    head = e;
+    head.key = key;
+    head.client = &client;
+    head.what = what;
     if (m_fired_lane != lane.id) update(lane.id);
   } else {
     Ring<Entry>& q = m_queued[lane.id];
     if (when < (q.empty() ? head : q.back()).when()) {
       throw std::logic_error(std::string(name()) + ": lane callbacks must come in time order");
     }
-    q.push(e);
+    q.push(Entry{key, &client, what});
+    ++head.backlog;
   }
   if (s_pumping != this && when < m_armed_at) arm();
 }
@@ -210,24 +208,31 @@ void Timeline::pump() {
     // After a notify(), what is due at the same time still runs: the woken process then finds
     // the drive as it is after that instant whether or not the pump ran ahead.
     if (m_stop ? when > s_now : when > start && when >= limit) break;
-    const std::uint32_t lane = m_tree_lane[1];
-    Entry e;
+    const std::uint32_t lane = lane_of(m_tree_key[1]);
+    TimerClient* client;
+    std::uint32_t what;
     if (lane == 0) {
-      e = pop();
+      const Entry e = pop();
+      client = e.client;
+      what = e.what;
     } else {
       Entry& head = m_heads[lane];
-      e = head;
-      Ring<Entry>& q = m_queued[lane];
-      if (q.empty()) {
+      client = head.client;
+      what = head.what;
+      if (head.backlog == 0) {
         head.key = kNoKey;
       } else {
-        head = q.pop();
+        const Entry next = m_queued[lane].pop();
+        head.key = next.key;
+        head.client = next.client;
+        head.what = next.what;
+        --head.backlog;
       }
     }
     s_now = when;
     ++m_callbacks;
     m_fired_lane = lane;  // its new head is settled once, after the callback
-    e.client->on_timer(e.what);
+    client->on_timer(what);
     m_fired_lane = kNoLane;
     update(lane);
   }

@@ -50,7 +50,18 @@ class Timeline : public sc_core::sc_module {
   void at(Picos when, TimerClient& client, std::uint32_t what);
   void after(Picos delay, TimerClient& client, std::uint32_t what) { at(now() + delay, client, what); }
   // The same on a lane: `when` must not be earlier than the lane's last scheduled callback.
-  void at(Lane lane, Picos when, TimerClient& client, std::uint32_t what);
+  void at(Lane lane, Picos when, TimerClient& client, std::uint32_t what) {
+    Entry& head = m_heads[lane.id];
+    // The usual case inline: a lane with nothing pending, scheduled from its own callback (a
+    // die starting its next phase), so the tree is replayed once the callback returns.
+    if (head.key == kNoKey && m_fired_lane == lane.id && when >= s_now && s_pumping == this && m_seq < kMaxSeq) {
+      head.key = Key(when) << 64 | (m_seq++ << kLaneBits) | lane.id;
+      head.client = &client;
+      head.what = what;
+      return;
+    }
+    at_lane(lane, when, client, what);
+  }
   // Removes client's pending callbacks with this `what` from lane 0 (a linear scan: for rare
   // timers).
   void cancel(TimerClient& client, std::uint32_t what);
@@ -66,17 +77,24 @@ class Timeline : public sc_core::sc_module {
   std::uint64_t activations() const { return m_activations; }
 
  private:
-  using Key = unsigned __int128;  // (when << 64) | seq: one comparison orders both
+  // when << 64 | seq << 16 | lane: one comparison orders by time, then by order of scheduling
+  // (seq is unique, so the lane never decides); the lane rides along for the tournament tree.
+  using Key = unsigned __int128;
   static constexpr Key kNoKey = ~Key(0);
+  static constexpr unsigned kLaneBits = 16;
+  static constexpr std::uint64_t kMaxSeq = std::uint64_t(1) << (64 - kLaneBits);  // 2.8e14 callbacks
+  static std::uint32_t lane_of(Key key) { return static_cast<std::uint32_t>(key) & ((1u << kLaneBits) - 1); }
   static constexpr std::uint32_t kNoLane = ~std::uint32_t(0);
   struct Entry {
     Key key;
     TimerClient* client;
     std::uint32_t what;
+    std::uint32_t backlog = 0;  // a lane head's: how many wait behind it in m_queued
     Picos when() const { return static_cast<Picos>(key >> 64); }
   };
   static bool before(const Entry& a, const Entry& b) { return a.key < b.key; }
-  Entry make(Picos when, TimerClient& client, std::uint32_t what);
+  Key make_key(Picos when, std::uint32_t lane);
+  void at_lane(Lane lane, Picos when, TimerClient& client, std::uint32_t what);
   // Lane 0's heap.
   void push(const Entry& e);
   Entry pop();
@@ -99,7 +117,6 @@ class Timeline : public sc_core::sc_module {
   std::vector<Ring<Entry>> m_queued;
   std::size_t m_leaves = 1;                // power of two >= lanes
   std::vector<Key> m_tree_key;             // 2 * m_leaves nodes, root at 1, leaves from m_leaves
-  std::vector<std::uint32_t> m_tree_lane;  // the lane holding each node's key
   std::uint32_t m_fired_lane = kNoLane;    // the running callback's lane: updated when it returns
   std::uint64_t m_seq = 0;
   Picos m_armed_at = kNever;  // when m_wake is due, kNever if not pending

@@ -65,6 +65,18 @@ class Ftl {
   // Starts loading lpn's mapping entry into the cache, for a lookup a little later: on a large
   // drive every random lookup is a cache miss, and misses started early overlap.
   void prefetch(Lpn lpn) const { __builtin_prefetch(&m_l2p[lpn]); }
+  // For a host write of lpn coming soon: starts loading what invalidating its old copy touches
+  // (the old block's counters and its place in the victim index). Call it once the mapping
+  // entry itself has had time to arrive (after prefetch()).
+  void prefetch_overwrite(Lpn lpn) const {
+    const std::uint32_t old = m_l2p[lpn];
+    if (old == kUnmapped || (old & kBufferedBit)) return;
+    const std::uint32_t block = m_geo.block_of_unit(old);
+    __builtin_prefetch(&m_valid[block]);
+    __builtin_prefetch(&m_modified[block]);
+    __builtin_prefetch(&m_state[block]);
+    m_index.prefetch(block);
+  }
   static bool is_buffered(std::uint32_t entry) { return entry != kUnmapped && (entry & kBufferedBit); }
   static std::uint32_t buffer_slot(std::uint32_t entry) { return entry & ~kBufferedBit; }
 

@@ -29,6 +29,10 @@ class VictimIndex {
     return m_head[bucket(die, valid)];
   }
   std::int32_t next_in_bucket(std::uint32_t block) const { return m_next[block]; }
+  void prefetch(std::uint32_t block) const {
+    __builtin_prefetch(&m_prev[block]);
+    __builtin_prefetch(&m_next[block]);
+  }
   std::uint32_t closed_blocks(std::uint32_t die) const { return m_count[die]; }
   std::uint32_t units_per_block() const { return m_units_per_block; }
 

@@ -19,13 +19,8 @@ bool DeviceController::partial_flush_allowed() const {
 }
 
 std::int64_t DeviceController::pick_die() {
-  if (m_dies_with_room == 0) return -1;  // every die has its queue full: nothing to scan
-  const std::uint32_t dies = m_ftl.geometry().dies;
-  std::uint32_t die = m_next_die < dies ? m_next_die : 0;
-  for (std::uint32_t i = 0; i < dies; ++i, die = die + 1 == dies ? 0 : die + 1) {
-    if (m_die_ops[die] < kMaxQueuedOpsPerDie && m_ftl.can_place(die)) return die;
-  }
-  return -1;
+  // Round robin from the die after the last one used, over the dies with room in their queue.
+  return m_dies_with_room.first_from(m_next_die, [this](std::uint32_t die) { return m_ftl.can_place(die); });
 }
 
 void DeviceController::drop_slot(std::uint32_t slot) {
@@ -100,7 +95,7 @@ void DeviceController::flush() {
 void DeviceController::submit_ops() {
   if (!m_ops.empty()) m_was_quiescent = false;
   for (const NandOp& op : m_ops) {
-    if (++m_die_ops[op.die] == kMaxQueuedOpsPerDie) --m_dies_with_room;
+    if (++m_die_ops[op.die] == kMaxQueuedOpsPerDie) m_dies_with_room.erase(op.die);
     ++m_flash_ops;
     flash->submit(op);
   }
@@ -108,7 +103,7 @@ void DeviceController::submit_ops() {
 }
 
 void DeviceController::flash_done(const NandOp& op) {
-  if (m_die_ops[op.die]-- == kMaxQueuedOpsPerDie) ++m_dies_with_room;
+  if (m_die_ops[op.die]-- == kMaxQueuedOpsPerDie) m_dies_with_room.insert(op.die);
   --m_flash_ops;
   if (op.origin == OpOrigin::kHost) {
     if (op.kind == NandOpKind::kProgram) {

@@ -28,7 +28,8 @@ DeviceController::DeviceController(sc_core::sc_module_name name, const DriveConf
   m_record_count.assign(records, 0);
   for (std::uint32_t r = records; r > 0; --r) m_free_records.push_back(r - 1);
   m_die_ops.assign(g.dies, 0);
-  m_dies_with_room = g.dies;
+  m_dies_with_room = RoundRobinSet(g.dies);
+  m_dies_with_room.fill();
   m_ops.reserve(4 * std::size_t(g.pages_per_block) + 4);
   if (keep_data) {
     m_store = std::make_unique<PageStore>(g);
@@ -134,6 +135,8 @@ void DeviceController::dispatch(std::uint8_t tag) {
   if (c.op == AtaCommand::kReadFpdma) {
     start_read(tag);
   } else {
+    // The data arrives a few callbacks later; its mapping entry was requested with the command.
+    if (c.first_lpn < m_ftl.user_units()) m_ftl.prefetch_overwrite(c.first_lpn);
     start_write(tag);
   }
 }

@@ -15,6 +15,7 @@
 #include "controller/sc/sata_if.h"
 #include "model/core/config.h"
 #include "model/core/ring.h"
+#include "model/core/round_robin_set.h"
 #include "nand/flash_if.h"
 #include "nand/page_store.h"
 
@@ -158,7 +159,7 @@ class DeviceController : public sc_core::sc_module,
   std::vector<std::uint32_t> m_free_records;
   std::uint32_t m_host_programs = 0;
   std::vector<std::uint32_t> m_die_ops;  // operations queued per die
-  std::uint32_t m_dies_with_room = 0;    // dies with fewer than kMaxQueuedOpsPerDie queued
+  RoundRobinSet m_dies_with_room;        // dies with fewer than kMaxQueuedOpsPerDie queued
   std::uint32_t m_next_die = 0;
   OpList m_ops;
   std::uint32_t m_active_commands = 0;
