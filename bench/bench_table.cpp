@@ -59,7 +59,9 @@ int print_table(const std::string& path) {
               thousands(sim["req_per_wall_s"].get<double>()) + " req/s on " + std::to_string(sim["raw_gib"].get<int>()) +
               " GiB, extrapolated)";
     }
-    if (j.contains("waf") && j["workload"] == "randwrite") note = "WAF " + fmt(j["waf"].get<double>(), 2);
+    if (j.contains("waf") && (j["workload"] == "randwrite" || j["workload"] == "randwrite16k")) {
+      note = "WAF " + fmt(j["waf"].get<double>(), 2);
+    }
     if (j.contains("precondition") && j["precondition"].contains("wall_s") && j["workload"] != "precondition") {
       note += std::string(note.empty() ? "" : "; ") + "precond " + fmt(j["precondition"]["wall_s"].get<double>(), 1) + " s";
     }
@@ -68,7 +70,8 @@ int print_table(const std::string& path) {
               << std::setw(14) << thousands(j.value("req_per_wall_s", 0.0)) << std::setw(14)
               << thousands(j.value("req_per_cpu_s", 0.0)) << std::setw(11)
               << fmt(j.value("peak_rss_mib", 0.0), 0) << "  " << std::left << std::setw(26)
-              << j.value("target", "") << std::setw(5) << (j.value("meets_target", false) ? "yes" : "NO")
+              << j.value("target", "") << std::setw(5)
+              << (j.value("target", "") == "-" ? "-" : j.value("meets_target", false) ? "yes" : "NO")
               << note << "\n";
   }
   return 0;

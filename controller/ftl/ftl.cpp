@@ -211,7 +211,7 @@ void Ftl::program_page(std::uint32_t die, OpenBlock& open, const Lpn* lpns, std:
     m_stats.gc_units_copied += count;
   }
   ++m_stats.pages_programmed;
-  ops.push_back(NandOp{NandOpKind::kProgram, origin, die, block, page, m_geo.page_bytes, cookie});
+  append_op(ops, NandOpKind::kProgram, origin, die, block, page, m_geo.page_bytes, cookie);
   if (open.next_page == m_geo.pages_per_block) {
     close_block(die, block);
     open.block = -1;
@@ -224,7 +224,7 @@ void Ftl::erase_block(std::uint32_t die, std::uint32_t block, OpList& ops) {
   m_state[block] = BlockState::kFree;
   push_free(die, block);
   if (m_listener) m_listener->erased(block);
-  ops.push_back(NandOp{NandOpKind::kErase, OpOrigin::kGc, die, block, 0, 0, 0});
+  append_op(ops, NandOpKind::kErase, OpOrigin::kGc, die, block, 0, 0, 0);
 }
 
 bool Ftl::start_victim(std::uint32_t die, OpList& ops) {
@@ -288,8 +288,7 @@ void Ftl::copy_from_victim(std::uint32_t die, std::uint64_t max_units, OpList& o
     }
     const auto read_units = static_cast<std::uint32_t>(d.gc_pending.size() - first);
     if (read_units == 0) continue;
-    ops.push_back(NandOp{NandOpKind::kRead, OpOrigin::kGc, die, victim, page,
-                         read_units * m_geo.unit_bytes, 0});
+    append_op(ops, NandOpKind::kRead, OpOrigin::kGc, die, victim, page, read_units * m_geo.unit_bytes, 0);
     copied += read_units;
     while (d.gc_pending.size() >= m_geo.units_per_page) program_gc_page(die, m_geo.units_per_page, ops);
   }
