@@ -32,9 +32,9 @@ Ftl::Ftl(const DriveConfig& config, std::uint64_t p2l_memory_budget, std::uint32
   m_modified.assign(m_geo.blocks, 0);
   m_state.assign(m_geo.blocks, BlockState::kFree);
   m_dies.resize(m_geo.dies);
+  if (m_gc.policy == GcPolicyKind::kFifo) m_fifo = FifoOrder(m_geo.dies, m_geo.blocks_per_die);
   for (DieState& d : m_dies) {
     d.free_ring.resize(m_geo.blocks_per_die);
-    if (m_gc.policy == GcPolicyKind::kFifo) d.closed_ring.resize(m_geo.blocks_per_die);
     d.gc_pending.reserve(2 * std::size_t(m_geo.units_per_page));
   }
   secure_erase();
@@ -49,6 +49,7 @@ void Ftl::secure_erase() {
   }
   std::fill(m_l2p.begin(), m_l2p.end(), kUnmapped);
   m_index.clear();
+  m_fifo.clear();
   for (std::uint32_t die = 0; die < m_geo.dies; ++die) {
     DieState& d = m_dies[die];
     d.host = OpenBlock{};
@@ -58,7 +59,6 @@ void Ftl::secure_erase() {
     for (std::uint32_t i = 0; i < m_geo.blocks_per_die; ++i) {
       d.free_ring[i] = m_geo.first_block_of_die(die) + i;
     }
-    d.closed_head = d.closed_count = 0;
     d.victim = -1;
     d.gc_pending.clear();
   }
@@ -74,7 +74,12 @@ void Ftl::invalidate(Pua unit) {
   const std::uint32_t block = m_geo.block_of_unit(unit);
   --m_valid[block];
   m_modified[block] = m_sequence;
-  if (m_state[block] == BlockState::kClosed) m_index.demote(block, m_valid[block]);
+  if (m_state[block] == BlockState::kClosed) {
+    m_index.demote(block, m_valid[block]);
+    if (m_gc.policy == GcPolicyKind::kFifo && m_valid[block] + 1 == m_geo.units_per_block) {
+      m_fifo.first_invalid(m_geo.die_of_block(block), block);
+    }
+  }
 }
 
 void Ftl::write_to_buffer(Lpn lpn, std::uint32_t slot) {
@@ -120,26 +125,14 @@ void Ftl::close_block(std::uint32_t die, std::uint32_t block) {
   m_state[block] = BlockState::kClosed;
   m_modified[block] = m_sequence;
   m_index.insert(block, m_valid[block]);
-  DieState& d = m_dies[die];
-  if (!d.closed_ring.empty()) {
-    d.closed_ring[(d.closed_head + d.closed_count) % m_geo.blocks_per_die] = block;
-    ++d.closed_count;
-  }
+  if (m_gc.policy == GcPolicyKind::kFifo) m_fifo.closed(die, block, m_valid[block] < m_geo.units_per_block);
 }
 
 void Ftl::remove_closed(std::uint32_t die, std::uint32_t block) {
   m_index.remove(block, m_valid[block]);
-  DieState& d = m_dies[die];
-  if (!d.closed_ring.empty()) {
-    // FIFO victims are the oldest closed block, or the oldest with invalid data: fully valid
-    // blocks before it keep their order.
-    const std::uint32_t n = m_geo.blocks_per_die;
-    std::uint32_t i = 0;
-    while (d.closed_ring[(d.closed_head + i) % n] != block) ++i;
-    for (; i > 0; --i) d.closed_ring[(d.closed_head + i) % n] = d.closed_ring[(d.closed_head + i - 1) % n];
-    d.closed_head = (d.closed_head + 1) % n;
-    --d.closed_count;
-  }
+  // FIFO victims are the oldest closed block with invalid data (fully valid blocks before it
+  // keep their place), else the oldest.
+  if (m_gc.policy == GcPolicyKind::kFifo) m_fifo.remove(die, block);
   m_state[block] = BlockState::kOpen;  // being collected: out of the index
 }
 
@@ -147,15 +140,9 @@ std::int64_t Ftl::pick_victim(std::uint32_t die) const {
   switch (m_gc.policy) {
     case GcPolicyKind::kGreedy:
       return m_index.fewest_valid(die);
-    case GcPolicyKind::kFifo: {
+    case GcPolicyKind::kFifo:
       // The oldest closed block that holds anything invalid (a fully valid one frees nothing).
-      const DieState& d = m_dies[die];
-      for (std::uint32_t i = 0; i < d.closed_count; ++i) {
-        const std::uint32_t b = d.closed_ring[(d.closed_head + i) % m_geo.blocks_per_die];
-        if (m_valid[b] < m_geo.units_per_block) return b;
-      }
-      return d.closed_count ? std::int64_t(d.closed_ring[d.closed_head]) : -1;
-    }
+      return m_fifo.victim(die);
     case GcPolicyKind::kCostBenefit: {
       // LFS cost-benefit: maximise age * (1 - u) / (1 + u). The oldest block of each
       // valid-count bucket is that bucket's best candidate.
@@ -416,6 +403,20 @@ std::string Ftl::check_invariants() const {
       err << "die " << die << " has " << closed << " closed blocks, victim index "
           << m_index.closed_blocks(die);
       return err.str();
+    }
+    if (m_gc.policy == GcPolicyKind::kFifo) {
+      if (closed != m_fifo.closed_count(die)) {
+        err << "die " << die << " has " << closed << " closed blocks, FIFO order " << m_fifo.closed_count(die);
+        return err.str();
+      }
+      const std::string broken = m_fifo.check(die, [&](std::uint32_t b) { return m_valid[b] < m_geo.units_per_block; });
+      if (!broken.empty()) return broken;
+      for (std::uint32_t b : m_fifo.order(die)) {
+        if (m_state[b] != BlockState::kClosed || m_geo.die_of_block(b) != die) {
+          err << "FIFO order of die " << die << " holds block " << b << " which is not closed there";
+          return err.str();
+        }
+      }
     }
   }
   for (std::uint32_t die = 0; die < m_geo.dies; ++die) {

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "controller/ftl/fifo_order.h"
 #include "controller/ftl/p2l_table.h"
 #include "controller/ftl/victim_index.h"
 #include "model/core/config.h"
@@ -145,8 +146,6 @@ class Ftl {
     OpenBlock host, gc;
     std::vector<std::uint32_t> free_ring;  // capacity blocks_per_die
     std::uint32_t free_head = 0, free_count = 0;
-    std::vector<std::uint32_t> closed_ring;  // FIFO policy: blocks in the order they closed
-    std::uint32_t closed_head = 0, closed_count = 0;
     // Victim being collected, its scan position and the pay-as-you-go copy credit.
     std::int64_t victim = -1;
     std::uint32_t victim_page = 0;
@@ -180,6 +179,7 @@ class Ftl {
   std::vector<BlockState> m_state;           // per block
   std::vector<DieState> m_dies;
   VictimIndex m_index;
+  FifoOrder m_fifo;  // FIFO policy only: closed blocks by age
   std::uint64_t m_sequence = 0;  // units written, the clock of cost-benefit ages
   FtlListener* m_listener = nullptr;
   FtlStats m_stats;

@@ -169,7 +169,9 @@ void Ftl::save(std::ostream& out) const {
   for (std::size_t b = 0; b < m_state.size(); ++b) state[b] = static_cast<std::uint8_t>(m_state[b]);
   put_vector(out, state);
 
-  for (const DieState& d : m_dies) {
+  const bool fifo = m_gc.policy == GcPolicyKind::kFifo;
+  for (std::uint32_t die = 0; die < m_dies.size(); ++die) {
+    const DieState& d = m_dies[die];
     put<std::int64_t>(out, d.host.block);
     put<std::uint32_t>(out, d.host.next_page);
     put<std::int64_t>(out, d.gc.block);
@@ -177,9 +179,15 @@ void Ftl::save(std::ostream& out) const {
     put_vector(out, d.free_ring);
     put<std::uint32_t>(out, d.free_head);
     put<std::uint32_t>(out, d.free_count);
-    put_vector(out, d.closed_ring);
-    put<std::uint32_t>(out, d.closed_head);
-    put<std::uint32_t>(out, d.closed_count);
+    // FIFO policy: the closed blocks oldest first, as a ring of blocks_per_die slots (head 0).
+    std::vector<std::uint32_t> closed_ring;
+    if (fifo) {
+      closed_ring = m_fifo.order(die);
+      closed_ring.resize(m_geo.blocks_per_die, 0);
+    }
+    put_vector(out, closed_ring);
+    put<std::uint32_t>(out, 0);
+    put<std::uint32_t>(out, fifo ? m_fifo.closed_count(die) : 0);
     put<std::int64_t>(out, d.victim);
     put<std::uint32_t>(out, d.victim_page);
     put<std::uint64_t>(out, d.victim_valid_at_start);
@@ -233,6 +241,9 @@ void Ftl::load(std::istream& in) {
       corrupt(std::string(what) + " of die " + std::to_string(die) + " is not a block of that die");
     }
   };
+  const bool fifo = m_gc.policy == GcPolicyKind::kFifo;
+  FifoOrder fifo_order = fifo ? FifoOrder(m_geo.dies, m_geo.blocks_per_die) : FifoOrder();
+  std::vector<bool> in_fifo(fifo ? blocks : 0, false);
   std::vector<DieState> dies(m_dies.size());
   for (std::uint32_t die = 0; die < dies.size(); ++die) {
     DieState& d = dies[die];
@@ -243,9 +254,9 @@ void Ftl::load(std::istream& in) {
     d.free_ring = get_vector<std::uint32_t>(in, m_geo.blocks_per_die, "free block ring");
     d.free_head = get<std::uint32_t>(in, "die state");
     d.free_count = get<std::uint32_t>(in, "die state");
-    d.closed_ring = get_vector<std::uint32_t>(in, m_dies[die].closed_ring.size(), "closed block ring");
-    d.closed_head = get<std::uint32_t>(in, "die state");
-    d.closed_count = get<std::uint32_t>(in, "die state");
+    const auto closed_ring = get_vector<std::uint32_t>(in, fifo ? m_geo.blocks_per_die : 0, "closed block ring");
+    const auto closed_head = get<std::uint32_t>(in, "die state");
+    const auto closed_count = get<std::uint32_t>(in, "die state");
     d.victim = get<std::int64_t>(in, "die state");
     d.victim_page = get<std::uint32_t>(in, "die state");
     d.victim_valid_at_start = get<std::uint64_t>(in, "die state");
@@ -264,15 +275,24 @@ void Ftl::load(std::istream& in) {
     if (d.free_head >= m_geo.blocks_per_die || d.free_count > m_geo.blocks_per_die ||
         d.host.next_page > m_geo.pages_per_block || d.gc.next_page > m_geo.pages_per_block ||
         d.victim_page > m_geo.pages_per_block ||
-        (!d.closed_ring.empty() && (d.closed_head >= m_geo.blocks_per_die || d.closed_count > m_geo.blocks_per_die)) ||
+        (fifo && (closed_head >= m_geo.blocks_per_die || closed_count > m_geo.blocks_per_die)) ||
         (d.victim >= 0 && d.victim_invalid_at_start == 0)) {
       corrupt("die " + std::to_string(die) + " state out of range");
     }
     for (std::uint32_t b : d.free_ring) {
       if (b >= blocks) corrupt("free block ring names a block outside the drive");
     }
-    for (std::uint32_t b : d.closed_ring) {
+    for (std::uint32_t b : closed_ring) {
       if (b >= blocks) corrupt("closed block ring names a block outside the drive");
+    }
+    for (std::uint32_t i = 0; i < closed_count; ++i) {  // oldest first
+      const std::uint32_t b = closed_ring[(closed_head + i) % m_geo.blocks_per_die];
+      if (m_geo.die_of_block(b) != die || state[b] != BlockState::kClosed || in_fifo[b]) {
+        corrupt("closed block ring of die " + std::to_string(die) + " names block " + std::to_string(b) +
+                ", which is not a closed block of that die or is named twice");
+      }
+      in_fifo[b] = true;
+      fifo_order.closed(die, b, valid[b] < m_geo.units_per_block);
     }
     for (Lpn lpn : d.gc_pending) {
       if (lpn >= l2p.size()) corrupt("GC queue names an LPN outside the drive");
@@ -305,6 +325,7 @@ void Ftl::load(std::istream& in) {
   m_state = std::move(state);
   m_dies = std::move(dies);
   m_index = std::move(index);
+  m_fifo = std::move(fifo_order);
   m_sequence = sequence;
   m_stats = stats;
   const std::string broken = check_invariants();

@@ -37,8 +37,8 @@ inline void append_op(Ops& ops, NandOpKind kind, OpOrigin origin, std::uint32_t 
   static_assert(offsetof(NandOp, die) == 4 && offsetof(NandOp, page) == 12 && offsetof(NandOp, bytes) == 16 &&
                     offsetof(NandOp, cookie) == 20,
                 "NandOp layout");
-  std::memcpy(&op, first, 16);
-  std::memcpy(reinterpret_cast<unsigned char*>(&op) + 16, &second, 8);
+  std::memcpy(static_cast<void*>(&op), first, 16);
+  std::memcpy(reinterpret_cast<unsigned char*>(static_cast<void*>(&op)) + 16, &second, 8);
 }
 
 }  // namespace ssdlab
