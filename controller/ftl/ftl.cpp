@@ -251,6 +251,10 @@ void Ftl::copy_from_victim(std::uint32_t die, std::uint64_t max_units, OpList& o
   DieState& d = m_dies[die];
   const auto victim = static_cast<std::uint32_t>(d.victim);
   std::uint64_t copied = 0;
+  // Units read by an earlier call and still waiting for a full GC page (several units per
+  // page) may have been overwritten or trimmed by the host since: the newer data wins, so they
+  // are dropped, not copied.
+  drop_stale_pending(d, victim);
   // Each unit's validity check is a random L2P access: prefetch kAhead units ahead (past this
   // call's share too, for the next one), so that the misses overlap.
   constexpr std::uint32_t kAhead = 16;
@@ -280,19 +284,25 @@ void Ftl::copy_from_victim(std::uint32_t die, std::uint64_t max_units, OpList& o
     while (d.gc_pending.size() >= m_geo.units_per_page) program_gc_page(die, m_geo.units_per_page, ops);
   }
   if (d.victim_page < m_geo.pages_per_block) return;
-  // Units read but invalidated meanwhile (host overwrite or trim) are simply dropped.
+  // The last part-filled GC page of this victim (a unit read but invalidated meanwhile, by a
+  // host overwrite or a trim, is simply dropped).
+  drop_stale_pending(d, victim);
+  if (!d.gc_pending.empty()) program_gc_page(die, static_cast<std::uint32_t>(d.gc_pending.size()), ops);
+  if (m_valid[victim] != 0) throw std::logic_error("GC victim still holds valid units");
+  ++m_stats.gc_erases;
+  erase_block(die, victim, ops);
+  d.victim = -1;
+  if (d.free_count < m_gc.free_blocks_high) start_victim(die, ops);
+}
+
+void Ftl::drop_stale_pending(DieState& d, std::uint32_t victim) {
+  // Still valid: mapped to flash, in the victim (its GC copy is not made yet).
   std::size_t kept = 0;
   for (Lpn lpn : d.gc_pending) {
     const std::uint32_t e = m_l2p[lpn];
     if (e != kUnmapped && !(e & kBufferedBit) && m_geo.block_of_unit(e) == victim) d.gc_pending[kept++] = lpn;
   }
   d.gc_pending.resize(kept);
-  if (!d.gc_pending.empty()) program_gc_page(die, static_cast<std::uint32_t>(kept), ops);
-  if (m_valid[victim] != 0) throw std::logic_error("GC victim still holds valid units");
-  ++m_stats.gc_erases;
-  erase_block(die, victim, ops);
-  d.victim = -1;
-  if (d.free_count < m_gc.free_blocks_high) start_victim(die, ops);
 }
 
 bool Ftl::collect_one(std::uint32_t die, OpList& ops) {

@@ -168,6 +168,7 @@ class Ftl {
   // Relocates up to `max_units` valid units of the current victim; erases it when empty.
   void copy_from_victim(std::uint32_t die, std::uint64_t max_units, OpList& ops);
   void program_gc_page(std::uint32_t die, std::uint32_t count, OpList& ops);
+  void drop_stale_pending(DieState& d, std::uint32_t victim);
 
   Geometry m_geo;
   GcConfig m_gc;
