@@ -320,7 +320,14 @@ bool Ftl::background_collect(std::uint32_t die, std::uint32_t target_free, std::
   DieState& d = m_dies[die];
   const std::size_t before = ops.size();
   if (d.victim < 0) {
-    if (d.free_count >= target_free || !start_victim(die, ops)) return ops.size() != before;
+    if (d.free_count >= target_free) return false;
+    // Only a victim whose valid units fit in fewer pages than a block frees space: with several
+    // units per page, one holding less than a page of invalid data gives it all back as the
+    // padding of its last GC page, and idle time would go on erasing for nothing.
+    const std::int64_t valid = next_victim(die);
+    const std::uint64_t upp = m_geo.units_per_page;
+    if (valid < 0 || (std::uint64_t(valid) + upp - 1) / upp * upp >= m_geo.units_per_block) return false;
+    if (!start_victim(die, ops)) return ops.size() != before;
   }
   if (d.victim >= 0) copy_from_victim(die, max_units, ops);
   return ops.size() != before;

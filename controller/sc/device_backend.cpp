@@ -11,9 +11,16 @@ bool DeviceController::partial_flush_allowed() const {
   // Write-through, FUA and FLUSH CACHE: the host waits for these units, so a page may be
   // programmed part full. Draining: the host is idle and everything goes to flash.
   if (!m_config.controller.write_cache || m_draining || m_flush_tag >= 0) return true;
+  // A write waits for buffer space that nothing else will free: no host program in flight, no
+  // dirty slot left to fill a page. The staged slots are held back waiting for data that this
+  // very write would bring (with several units per page), so they go as a part-filled page.
+  if (!m_buffer_waiters.empty() && m_host_programs == 0 && m_buffer.dirty() == 0 &&
+      m_buffer.free_slots() - m_reserved_slots < m_commands[m_buffer_waiters.front()].units) {
+    return true;
+  }
   for (std::uint32_t slot : m_stage) {
     const Command& owner = m_commands[m_buffer.owner(slot)];
-    if (owner.active && owner.write_through) return true;
+    if (owner.active && owner.serial == m_slot_serial[slot] && owner.write_through) return true;
   }
   return false;
 }
@@ -25,7 +32,8 @@ std::int64_t DeviceController::pick_die() {
 
 void DeviceController::drop_slot(std::uint32_t slot) {
   Command& owner = m_commands[m_buffer.owner(slot)];
-  if (owner.active && owner.write_through && owner.op == AtaCommand::kWriteFpdma && --owner.pending == 0) {
+  if (owner.active && owner.serial == m_slot_serial[slot] && owner.write_through &&
+      owner.op == AtaCommand::kWriteFpdma && --owner.pending == 0) {
     complete(static_cast<std::uint8_t>(m_buffer.owner(slot)));
   }
   m_buffer.release(slot);

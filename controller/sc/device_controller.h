@@ -93,6 +93,7 @@ class DeviceController : public sc_core::sc_module,
     std::uint32_t pending = 0;  // NAND reads (read, RMW) or unprogrammed units (write-through)
     std::uint32_t map_pending = 0;  // translation pages being read before the data reads
     std::uint32_t bytes_sent = 0;   // read data already on its way to the host
+    std::uint64_t serial = 0;       // which command this is: tags are reused
   };
 
   enum Timer : std::uint32_t { kCpuTimer, kIdleTimer };
@@ -138,6 +139,11 @@ class DeviceController : public sc_core::sc_module,
   Timeline::Lane m_cpu_lane;  // one command at a time on the firmware CPU
   Ftl m_ftl;
   WriteBuffer m_buffer;
+  // Per buffer slot: the serial of the command whose data it holds. The buffer records the tag,
+  // and a write-back write's tag is reused while its slots wait for flash: a slot must not count
+  // for the tag's next command.
+  std::vector<std::uint64_t> m_slot_serial;
+  std::uint64_t m_serial = 0;
   std::unique_ptr<PageStore> m_store;  // flash data (keep_data only)
   MappingCache m_map_cache;
   std::array<std::vector<NandOp>, kMaxTags> m_deferred;  // data reads waiting for translation pages
