@@ -409,12 +409,38 @@ std::string Ftl::check_invariants() const {
       err << "die " << die << " has " << free_blocks << " free blocks, pool says " << d.free_count;
       return err.str();
     }
+    std::vector<bool> pooled(m_geo.blocks_per_die, false);
     for (std::uint32_t i = 0; i < d.free_count; ++i) {
       const std::uint32_t b = d.free_ring[(d.free_head + i) % m_geo.blocks_per_die];
       if (m_state[b] != BlockState::kFree || m_geo.die_of_block(b) != die) {
         err << "free pool of die " << die << " holds block " << b << " which is not free there";
         return err.str();
       }
+      if (pooled[b - m_geo.first_block_of_die(die)]) {
+        err << "free pool of die " << die << " holds block " << b << " twice";
+        return err.str();
+      }
+      pooled[b - m_geo.first_block_of_die(die)] = true;
+    }
+    // Open blocks: exactly the host block, the GC block and the victim being collected.
+    std::uint32_t open_blocks = 0;
+    for (std::uint32_t i = 0; i < m_geo.blocks_per_die; ++i) {
+      open_blocks += m_state[m_geo.first_block_of_die(die) + i] == BlockState::kOpen;
+    }
+    std::uint32_t named = 0;
+    for (const std::int64_t b : {d.host.block, d.gc.block, d.victim}) {
+      if (b < 0) continue;
+      ++named;
+      if (m_state[b] != BlockState::kOpen || m_geo.die_of_block(static_cast<std::uint32_t>(b)) != die) {
+        err << "die " << die << " writes to or collects block " << b << ", which is not open there";
+        return err.str();
+      }
+    }
+    if ((d.host.block >= 0 && (d.host.block == d.gc.block || d.host.block == d.victim)) ||
+        (d.gc.block >= 0 && d.gc.block == d.victim) || named != open_blocks) {
+      err << "die " << die << " has " << open_blocks << " open blocks, but names " << named
+          << " distinct ones (host, GC, victim)";
+      return err.str();
     }
     if (closed != m_index.closed_blocks(die)) {
       err << "die " << die << " has " << closed << " closed blocks, victim index "

@@ -116,16 +116,27 @@ void VictimIndex::load(std::istream& in) {
   if (!in_range(next) || !in_range(prev) || !in_range(head) || !in_range(tail)) {
     corrupt("victim index names a block outside the drive");
   }
-  // Every bucket must be a proper doubly linked list (no cycles, no shared blocks).
+  // Every bucket must be a proper doubly linked list (no cycles, no shared blocks) of blocks of
+  // its die; each die's count must match its lists, and its hint must not skip a non-empty bucket.
   std::vector<std::uint8_t> seen(blocks, 0);
+  const std::uint64_t per_die = std::uint64_t(m_units_per_block) + 1;
+  std::vector<std::uint32_t> listed(dies, 0);
   for (std::uint64_t b = 0; b < buckets; ++b) {
+    const std::uint64_t die = b / per_die;
     std::int32_t prev_block = kNone;
     for (std::int32_t blk = head[b]; blk != kNone; blk = next[blk]) {
-      if (seen[blk] || prev[blk] != prev_block) corrupt("victim index lists are broken");
+      if (seen[blk] || prev[blk] != prev_block || die_of(static_cast<std::uint32_t>(blk)) != die) {
+        corrupt("victim index lists are broken");
+      }
       seen[blk] = 1;
       prev_block = blk;
+      ++listed[die];
     }
     if (tail[b] != prev_block) corrupt("victim index lists are broken");
+    if (head[b] != kNone && hint[die] > b % per_die) corrupt("victim index hint of die " + std::to_string(die) + " skips blocks");
+  }
+  for (std::uint64_t die = 0; die < dies; ++die) {
+    if (listed[die] != count[die]) corrupt("victim index count of die " + std::to_string(die) + " does not match its lists");
   }
   m_next = std::move(next);
   m_prev = std::move(prev);
