@@ -47,6 +47,14 @@ std::size_t victim_off(const Ftl& ftl, bool fifo) {
 void write_random(Ftl& ftl, FtlDriver& drv, Rng& rng, std::uint64_t n) {
   for (std::uint64_t i = 0; i < n; ++i) drv.write(static_cast<Lpn>(rng.below(ftl.user_units())));
 }
+// The first closed block (with `partly_valid`, one holding both valid and invalid units).
+std::int64_t first_closed(const Ftl& ftl, bool partly_valid) {
+  for (std::uint32_t b = 0; b < ftl.geometry().blocks; ++b) {
+    const std::uint32_t v = ftl.valid_units(b);
+    if (ftl.is_closed(b) && (!partly_valid || (v > 0 && v < ftl.geometry().units_per_block))) return b;
+  }
+  return -1;
+}
 // Loads `img` into a fresh FTL of `config`: it must be refused, and the FTL left untouched.
 void require_refused(const DriveConfig& config, const std::string& img, const char* what) {
   Ftl ftl(config);
@@ -75,10 +83,7 @@ TEST_CASE("FTL image: a GC victim that is a closed block still in the victim ind
   Rng rng(5);
   write_random(aged, drv, rng, aged.user_units() * 2);
   while (aged.active_victim(0) >= 0) write_random(aged, drv, rng, 1);  // no victim in progress
-  std::int64_t closed = -1;
-  for (std::uint32_t b = 0; b < aged.geometry().blocks && closed < 0; ++b) {
-    if (aged.is_closed(b) && aged.valid_units(b) > 0 && aged.valid_units(b) < aged.geometry().units_per_block) closed = b;
-  }
+  const std::int64_t closed = first_closed(aged, true);
   REQUIRE(closed >= 0);
   std::string img = image_of(aged);
   const std::size_t v = die_offset(aged, 0, false) + victim_off(aged, false);
@@ -96,10 +101,7 @@ TEST_CASE("FTL image: an open host block that is a closed block is refused", "[f
   FtlDriver drv(aged);
   Rng rng(6);
   write_random(aged, drv, rng, aged.user_units());
-  std::int64_t closed = -1;
-  for (std::uint32_t b = 0; b < aged.geometry().blocks && closed < 0; ++b) {
-    if (aged.is_closed(b)) closed = b;
-  }
+  const std::int64_t closed = first_closed(aged, false);
   REQUIRE(closed >= 0);
   std::string img = image_of(aged);
   const std::size_t h = die_offset(aged, 0, false) + kHostBlock;
