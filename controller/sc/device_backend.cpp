@@ -15,7 +15,7 @@ bool DeviceController::partial_flush_allowed() const {
   // dirty slot left to fill a page. The staged slots are held back waiting for data that this
   // very write would bring (with several units per page), so they go as a part-filled page.
   if (!m_buffer_waiters.empty() && m_host_programs == 0 && m_buffer.dirty() == 0 &&
-      m_buffer.free_slots() - m_reserved_slots < m_commands[m_buffer_waiters.front()].units) {
+      room_for(m_commands[m_buffer_waiters.front()]) < m_commands[m_buffer_waiters.front()].units) {
     return true;
   }
   for (std::uint32_t slot : m_stage) {

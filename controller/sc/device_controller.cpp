@@ -12,8 +12,9 @@ DeviceController::DeviceController(sc_core::sc_module_name name, const DriveConf
       m_timeline(timeline),
       m_cpu_lane(timeline.add_lane()),
       m_ftl(config),
-      m_buffer(static_cast<std::uint32_t>(config.controller.write_buffer_bytes /
-                                          config.controller.mapping_unit_bytes)),
+      m_buffer_units(static_cast<std::uint32_t>(config.controller.write_buffer_bytes /
+                                                config.controller.mapping_unit_bytes)),
+      m_buffer(m_buffer_units + 1),
       m_map_cache(m_ftl.user_units(), config.nand.page_size_bytes / 4,
                   config.controller.mapping_cache_bytes ? config.controller.mapping_cache_bytes / config.nand.page_size_bytes
                                                         : ~std::uint64_t(0)),
@@ -254,7 +255,9 @@ void DeviceController::start_write(std::uint8_t tag) {
   Command& c = m_commands[tag];
   const Geometry& g = m_ftl.geometry();
   if (c.units > m_buffer.capacity()) {
-    ++m_stats.rejected;  // larger than the whole buffer (max_transfer is validated against it)
+    // Larger than the buffer and its spare unit: max_transfer is validated against the buffer,
+    // so only a command the host did not split can get here.
+    ++m_stats.rejected;
     complete(tag, true);
     return;
   }
@@ -283,7 +286,7 @@ void DeviceController::start_write(std::uint8_t tag) {
 }
 
 void DeviceController::request_buffer(std::uint8_t tag) {
-  if (!m_buffer_waiters.empty() || m_buffer.free_slots() - m_reserved_slots < m_commands[tag].units) {
+  if (!m_buffer_waiters.empty() || room_for(m_commands[tag]) < m_commands[tag].units) {
     ++m_stats.buffer_waits;
   }
   m_buffer_waiters.push(tag);
@@ -298,7 +301,7 @@ void DeviceController::grant_buffer_space() {
   while (!m_buffer_waiters.empty()) {
     const std::uint8_t tag = m_buffer_waiters.front();
     Command& c = m_commands[tag];
-    if (m_buffer.free_slots() - m_reserved_slots < c.units) return;
+    if (room_for(c) < c.units) return;
     m_buffer_waiters.pop();
     m_reserved_slots += c.units;
     link->transmit(Fis{FisKind::kDataToDevice, tag, c.op, c.lba, c.sectors, c.sectors * kSectorBytes});

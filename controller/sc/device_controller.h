@@ -138,7 +138,15 @@ class DeviceController : public sc_core::sc_module,
   Timeline& m_timeline;
   Timeline::Lane m_cpu_lane;  // one command at a time on the firmware CPU
   Ftl m_ftl;
+  // The configured write buffer plus one spare unit. A command of max_transfer bytes (at most
+  // the buffer) that starts or ends inside a mapping unit touches one unit more than its size:
+  // only such a command may use the spare, so every other one sees the configured size.
+  std::uint32_t m_buffer_units;
   WriteBuffer m_buffer;
+  // Buffer slots command c may still be granted (negative: none).
+  std::int64_t room_for(const Command& c) const {
+    return std::int64_t(m_buffer.free_slots()) - m_reserved_slots - (c.units > m_buffer_units ? 0 : 1);
+  }
   // Per buffer slot: the serial of the command whose data it holds. The buffer records the tag,
   // and a write-back write's tag is reused while its slots wait for flash: a slot must not count
   // for the tag's next command.

@@ -4,7 +4,9 @@
 //   against the next command that reused its NCQ tag (a FUA write then completed early and
 //   its data was lost);
 // - with several units per page, a write needing the whole buffer waited for ever behind a
-//   part-filled page that only its own data could fill.
+//   part-filled page that only its own data could fill;
+// - a write of max_transfer bytes (= the buffer) starting inside a mapping unit touches one
+//   unit more than the buffer holds, and was refused.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -104,4 +106,21 @@ TEST_CASE("a buffer-sized write does not wait for ever behind a part-filled page
   });
   sc_core::sc_start();
   CHECK(big_done);  // one second of simulated time for a 1 MiB write
+}
+
+TEST_CASE("a write of max_transfer bytes that starts inside a mapping unit is accepted", "[controller][buffer]") {
+  const DriveConfig config = drive_from_yaml(drive_yaml("1", "2", "64", "50us", "100MB/s", "3Gbps"));
+  REQUIRE(config.controller.max_transfer_bytes == config.controller.write_buffer_bytes);
+  Ssd ssd("ssd", config, true);
+  std::vector<std::uint8_t> data(config.controller.max_transfer_bytes, 0x5A);
+  bool error = false;
+  Host host("host", ssd, [&](Host& h) {
+    IoRequest w = req(AtaCommand::kWriteFpdma, 1, static_cast<std::uint32_t>(data.size() / 512), data.data());
+    h.submit(w); h.wait_for(w);
+    error = w.error;
+    sc_core::sc_stop();
+  });
+  sc_core::sc_start();
+  CHECK_FALSE(error);  // a legal command: within max_transfer and the drive
+  CHECK(ssd.controller.stats().rejected == 0);
 }
