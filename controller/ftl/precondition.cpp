@@ -15,6 +15,15 @@ PageWriter::PageWriter(Ftl& ftl) : m_ftl(ftl), m_upp(ftl.geometry().units_per_pa
 }
 
 void PageWriter::write(Lpn lpn) {
+  // A newer write of an LPN still gathered for this page supersedes the older one, as in the
+  // controller's write buffer: a page never holds one LPN twice. (Possible with several units
+  // per page: at the end of the fill, or where one random permutation ends and the next begins.)
+  for (std::size_t i = 0; i < m_page.size(); ++i) {
+    if (m_page[i] == lpn) {
+      m_page.erase(m_page.begin() + static_cast<std::ptrdiff_t>(i));
+      break;
+    }
+  }
   m_page.push_back(lpn);
   if (m_page.size() == m_upp) flush();
 }

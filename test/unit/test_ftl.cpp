@@ -210,3 +210,14 @@ TEST_CASE("secure erase forgets every mapping and erases used blocks", "[ftl]") 
   for (std::uint32_t b = 0; b < ftl.geometry().blocks; ++b) erased += ftl.erase_count(b);
   CHECK(erased > 0);
 }
+
+TEST_CASE("a page gathered for the FTL never holds one LPN twice: the newer write supersedes", "[ftl][precondition]") {
+  Ftl ftl(small_drive(1, 2, 32, 16, 16384));  // 4 units per page
+  PageWriter writer(ftl);
+  for (const Lpn lpn : {5u, 7u, 5u, 9u, 11u}) writer.write(lpn);  // {7, 5, 9, 11}: one page
+  writer.flush();
+  CHECK(ftl.stats().host_units_programmed == 4);
+  CHECK(ftl.stats().pad_units == 0);
+  for (const Lpn lpn : {5u, 7u, 9u, 11u}) CHECK(ftl.lookup(lpn) != kUnmapped);
+  CHECK(ftl.check_invariants().empty());
+}
