@@ -13,8 +13,6 @@ void Die::init(const NandConfig& config, Timeline& timeline, Channel& channel, D
   m_listener = &listener;
   m_page_types = config.page_types();
   m_page_types_pow2 = (m_page_types & (m_page_types - 1)) == 0;
-  m_mask = 15;
-  m_queue.reset(new NandOp[m_mask + 1]);
 }
 
 Picos Die::bus_time(std::uint32_t bytes) {
@@ -40,18 +38,6 @@ Picos Die::array_time(const NandOp& op) const {
 
 Picos Die::busy_until_now() const {
   return m_stats.busy_ps + (m_phase != Phase::kIdle ? now_picos() - m_op_start : 0);
-}
-
-void Die::push(const NandOp& op) {
-  if (m_count == m_mask + 1) {  // full: double, oldest first
-    std::unique_ptr<NandOp[]> bigger(new NandOp[2 * (m_mask + 1)]);
-    for (std::uint32_t i = 0; i < m_count; ++i) bigger[i] = m_queue[(m_head + i) & m_mask];
-    m_queue.swap(bigger);
-    m_mask = 2 * m_mask + 1;
-    m_head = 0;
-  }
-  m_queue[(m_head + m_count) & m_mask] = op;
-  ++m_count;
 }
 
 void Die::start(const NandOp& op) {
@@ -85,12 +71,7 @@ void Die::finish() {
     case NandOpKind::kErase: ++m_stats.erases; break;
   }
   m_phase = Phase::kIdle;
-  if (m_count != 0) {
-    const NandOp& next = m_queue[m_head];
-    m_head = (m_head + 1) & m_mask;
-    --m_count;
-    start(next);  // the slot stays intact until a later push
-  }
+  if (!m_queue.empty()) start(m_queue.pop());
   m_listener->die_done(done);
 }
 

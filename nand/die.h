@@ -8,10 +8,10 @@
 #pragma once
 
 #include <cstdint>
-#include <memory>
 
 #include "model/core/config.h"
 #include "model/core/nand_op.h"
+#include "model/core/ring.h"
 #include "model/core/types.h"
 #include "nand/timeline.h"
 
@@ -42,12 +42,12 @@ class alignas(64) Die final : private TimerClient {
     if (m_phase == Phase::kIdle) {
       start(op);  // the queue is empty whenever the die is idle
     } else {
-      push(op);
+      m_queue.push(op);
     }
   }
 
-  std::size_t queued() const { return m_count + (m_phase != Phase::kIdle); }
-  bool idle() const { return m_phase == Phase::kIdle && m_count == 0; }
+  std::size_t queued() const { return m_queue.size() + (m_phase != Phase::kIdle); }
+  bool idle() const { return m_phase == Phase::kIdle && m_queue.empty(); }
   const DieStats& stats() const { return m_stats; }
   // Busy time including the op in progress up to now.
   Picos busy_until_now() const;
@@ -58,7 +58,6 @@ class alignas(64) Die final : private TimerClient {
   void start(const NandOp& op);
   void on_timer(std::uint32_t what) override;
   void finish();
-  void push(const NandOp& op);
   Picos array_time(const NandOp& op) const;
   Picos bus_time(std::uint32_t bytes);
 
@@ -71,9 +70,8 @@ class alignas(64) Die final : private TimerClient {
   std::uint32_t m_page_types = 1;
   std::uint32_t m_memo_bytes = 0;  // the last transfer size and its bus time: sizes repeat
   Picos m_memo_ps = 0;
-  // Second line: the queue, where everything else lives, statistics.
-  std::uint32_t m_head = 0, m_count = 0, m_mask = 0;  // ring of waiting ops, capacity m_mask + 1
-  std::unique_ptr<NandOp[]> m_queue;
+  // Second line on: the queue, where everything else lives, statistics.
+  Ring<NandOp> m_queue;
   const NandConfig* m_config = nullptr;
   Timeline* m_timeline = nullptr;
   Channel* m_channel = nullptr;
