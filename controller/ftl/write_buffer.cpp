@@ -17,7 +17,7 @@ void WriteBuffer::clear() {
   m_dirty_head = m_dirty_count = 0;
 }
 
-std::uint32_t WriteBuffer::insert(Lpn lpn, std::uint32_t owner) {
+std::uint32_t WriteBuffer::insert(Lpn lpn, std::uint64_t owner) {
   if (m_free.empty()) throw std::logic_error("write buffer overflow");
   const std::uint32_t slot = m_free.back();
   m_free.pop_back();

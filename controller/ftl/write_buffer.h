@@ -17,8 +17,9 @@ class WriteBuffer {
   std::uint32_t free_slots() const { return static_cast<std::uint32_t>(m_free.size()); }
   std::uint32_t dirty() const { return m_dirty_count; }
 
-  // Takes a free slot for `lpn` written by command `owner`; it joins the dirty FIFO.
-  std::uint32_t insert(Lpn lpn, std::uint32_t owner);
+  // Takes a free slot for `lpn` written by command `owner` (an identity the caller keeps unique
+  // over time: a slot can outlive its command); it joins the dirty FIFO.
+  std::uint32_t insert(Lpn lpn, std::uint64_t owner);
   // Oldest dirty slot (leaves the FIFO, still allocated until release()).
   std::uint32_t pop_dirty();
   // The i-th oldest dirty slot, i < dirty(): to look ahead without popping.
@@ -31,11 +32,11 @@ class WriteBuffer {
   void clear();
 
   Lpn lpn(std::uint32_t slot) const { return m_lpn[slot]; }
-  std::uint32_t owner(std::uint32_t slot) const { return m_owner[slot]; }
+  std::uint64_t owner(std::uint32_t slot) const { return m_owner[slot]; }
 
  private:
   std::vector<Lpn> m_lpn;
-  std::vector<std::uint32_t> m_owner;
+  std::vector<std::uint64_t> m_owner;
   std::vector<std::uint32_t> m_free;   // stack of free slots
   std::vector<std::uint32_t> m_dirty;  // ring, capacity slots
   std::uint32_t m_dirty_head = 0, m_dirty_count = 0;

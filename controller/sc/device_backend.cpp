@@ -19,8 +19,8 @@ bool DeviceController::partial_flush_allowed() const {
     return true;
   }
   for (std::uint32_t slot : m_stage) {
-    const Command& owner = m_commands[m_buffer.owner(slot)];
-    if (owner.active && owner.serial == m_slot_serial[slot] && owner.write_through) return true;
+    const int tag = slot_owner(slot);
+    if (tag >= 0 && m_commands[tag].write_through) return true;
   }
   return false;
 }
@@ -31,10 +31,12 @@ std::int64_t DeviceController::pick_die() {
 }
 
 void DeviceController::drop_slot(std::uint32_t slot) {
-  Command& owner = m_commands[m_buffer.owner(slot)];
-  if (owner.active && owner.serial == m_slot_serial[slot] && owner.write_through &&
-      owner.op == AtaCommand::kWriteFpdma && --owner.pending == 0) {
-    complete(static_cast<std::uint8_t>(m_buffer.owner(slot)));
+  const int tag = slot_owner(slot);
+  if (tag >= 0) {
+    Command& owner = m_commands[tag];
+    if (owner.write_through && owner.op == AtaCommand::kWriteFpdma && --owner.pending == 0) {
+      complete(static_cast<std::uint8_t>(tag));
+    }
   }
   m_buffer.release(slot);
 }

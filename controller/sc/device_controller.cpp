@@ -29,7 +29,6 @@ DeviceController::DeviceController(sc_core::sc_module_name name, const DriveConf
   m_record_count.assign(records, 0);
   for (std::uint32_t r = records; r > 0; --r) m_free_records.push_back(r - 1);
   m_die_ops.assign(g.dies, 0);
-  m_slot_serial.assign(m_buffer.capacity(), 0);
   m_dies_with_room = RoundRobinSet(g.dies);
   m_dies_with_room.fill();
   m_ops.reserve(4 * std::size_t(g.pages_per_block) + 4);
@@ -316,8 +315,7 @@ void DeviceController::data_arrived(std::uint8_t tag) {
   m_reserved_slots -= c.units;
   for (std::uint32_t i = 0; i < c.units; ++i) {
     const Lpn lpn = c.first_lpn + i;
-    const std::uint32_t slot = m_buffer.insert(lpn, tag);
-    m_slot_serial[slot] = c.serial;
+    const std::uint32_t slot = m_buffer.insert(lpn, c.serial << 8 | tag);
     if (m_store && c.host_data) {
       std::uint8_t* dst = &m_slot_data[std::size_t(slot) * unit];
       const std::uint64_t unit_start = std::uint64_t(lpn) * unit;

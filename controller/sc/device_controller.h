@@ -93,7 +93,7 @@ class DeviceController : public sc_core::sc_module,
     std::uint32_t pending = 0;  // NAND reads (read, RMW) or unprogrammed units (write-through)
     std::uint32_t map_pending = 0;  // translation pages being read before the data reads
     std::uint32_t bytes_sent = 0;   // read data already on its way to the host
-    std::uint64_t serial = 0;       // which command this is: tags are reused
+    std::uint64_t serial = 0;       // which command this is: tags are reused (see slot_owner)
   };
 
   enum Timer : std::uint32_t { kCpuTimer, kIdleTimer };
@@ -147,11 +147,15 @@ class DeviceController : public sc_core::sc_module,
   std::int64_t room_for(const Command& c) const {
     return std::int64_t(m_buffer.free_slots()) - m_reserved_slots - (c.units > m_buffer_units ? 0 : 1);
   }
-  // Per buffer slot: the serial of the command whose data it holds. The buffer records the tag,
-  // and a write-back write's tag is reused while its slots wait for flash: a slot must not count
-  // for the tag's next command.
-  std::vector<std::uint64_t> m_slot_serial;
-  std::uint64_t m_serial = 0;
+  std::uint64_t m_serial = 0;  // commands received so far
+  // The tag of the command whose data `slot` holds if that command is still running, else -1.
+  // Slots are owned by serial << 8 | tag: a write-back write's tag is reused while its slots
+  // wait for flash, and they must not count for the tag's next command.
+  int slot_owner(std::uint32_t slot) const {
+    const std::uint64_t id = m_buffer.owner(slot);
+    const Command& c = m_commands[id & 0xff];
+    return c.active && c.serial == id >> 8 ? int(id & 0xff) : -1;
+  }
   std::unique_ptr<PageStore> m_store;  // flash data (keep_data only)
   MappingCache m_map_cache;
   std::array<std::vector<NandOp>, kMaxTags> m_deferred;  // data reads waiting for translation pages
