@@ -13,15 +13,10 @@
 
 using namespace ssdlab;
 using ssdlab::test::FtlDriver;
+using ssdlab::test::image_of;
 using ssdlab::test::small_drive;
 
 namespace {
-
-std::string image_of(const Ftl& ftl) {
-  std::ostringstream out;
-  ftl.save(out);
-  return out.str();
-}
 
 // Random overwrites and trims, one page of distinct LPNs at a time.
 void age(Ftl& ftl, FtlDriver& driver, Rng& rng, std::uint64_t pages) {

@@ -16,11 +16,6 @@ using namespace ssdlab;
 using namespace ssdlab::test;
 
 namespace {
-std::string image_of(const Ftl& ftl) {
-  std::ostringstream out;
-  ftl.save(out);
-  return out.str();
-}
 // Byte offset of die `die`'s state record (see Ftl::save).
 std::size_t die_offset(const Ftl& ftl, std::uint32_t die, bool fifo) {
   const Geometry& g = ftl.geometry();
@@ -39,14 +34,22 @@ void poke(std::string& s, std::size_t off, T v) { std::memcpy(&s[off], &v, sizeo
 template <class T>
 T peek(const std::string& s, std::size_t off) { T v; std::memcpy(&v, &s[off], sizeof v); return v; }
 // Offsets inside a die record.
-constexpr std::size_t kHostBlock = 0, kGcBlock = 12, kFreeRing = 24;
+constexpr std::size_t kHostBlock = 0, kFreeRing = 24;
 std::size_t victim_off(const Ftl& ftl, bool fifo) {
   const Geometry& g = ftl.geometry();
   return kFreeRing + 8 + 4 * std::size_t(g.blocks_per_die) + 4 + 4 + 8 + (fifo ? 4 * std::size_t(g.blocks_per_die) : 0) + 4 + 4;
 }
-void write_random(Ftl& ftl, FtlDriver& drv, Rng& rng, std::uint64_t n) {
-  for (std::uint64_t i = 0; i < n; ++i) drv.write(static_cast<Lpn>(rng.below(ftl.user_units())));
-}
+// The one-die test drive after random unit writes.
+struct Written {
+  DriveConfig config = small_drive(1, 1, 32, 32, 4096, 0.25);
+  Ftl ftl{config};
+  FtlDriver drv{ftl};
+  Rng rng;
+  Written(std::uint64_t seed, std::uint64_t capacities) : rng(seed) { write(capacities * ftl.user_units()); }
+  void write(std::uint64_t units) {
+    for (std::uint64_t i = 0; i < units; ++i) drv.write(static_cast<Lpn>(rng.below(ftl.user_units())));
+  }
+};
 // The first closed block (with `partly_valid`, one holding both valid and invalid units).
 std::int64_t first_closed(const Ftl& ftl, bool partly_valid) {
   for (std::uint32_t b = 0; b < ftl.geometry().blocks; ++b) {
@@ -77,12 +80,9 @@ TEST_CASE("FTL image: a free ring naming a block twice is refused", "[ftl][image
 }
 
 TEST_CASE("FTL image: a GC victim that is a closed block still in the victim index is refused", "[ftl][image]") {
-  const DriveConfig config = small_drive(1, 1, 32, 32, 4096, 0.25);
-  Ftl aged(config);
-  FtlDriver drv(aged);
-  Rng rng(5);
-  write_random(aged, drv, rng, aged.user_units() * 2);
-  while (aged.active_victim(0) >= 0) write_random(aged, drv, rng, 1);  // no victim in progress
+  Written w(5, 2);
+  const Ftl& aged = w.ftl;
+  while (aged.active_victim(0) >= 0) w.write(1);  // no victim in progress
   const std::int64_t closed = first_closed(aged, true);
   REQUIRE(closed >= 0);
   std::string img = image_of(aged);
@@ -92,33 +92,27 @@ TEST_CASE("FTL image: a GC victim that is a closed block still in the victim ind
   poke<std::uint32_t>(img, v + 8, 0);   // victim_page
   poke<std::uint64_t>(img, v + 12, 1);  // valid at start
   poke<std::uint64_t>(img, v + 20, 1);  // invalid at start
-  require_refused(config, img, "not open");
+  require_refused(w.config, img, "not open");
 }
 
 TEST_CASE("FTL image: an open host block that is a closed block is refused", "[ftl][image]") {
-  const DriveConfig config = small_drive(1, 1, 32, 32, 4096, 0.25);
-  Ftl aged(config);
-  FtlDriver drv(aged);
-  Rng rng(6);
-  write_random(aged, drv, rng, aged.user_units());
+  Written w(6, 1);
+  const Ftl& aged = w.ftl;
   const std::int64_t closed = first_closed(aged, false);
   REQUIRE(closed >= 0);
   std::string img = image_of(aged);
   const std::size_t h = die_offset(aged, 0, false) + kHostBlock;
   poke<std::int64_t>(img, h, closed);
   poke<std::uint32_t>(img, h + 8, 0);
-  require_refused(config, img, "not open");
+  require_refused(w.config, img, "not open");
 }
 
 TEST_CASE("FTL image: a victim-index hint above a non-empty bucket is refused", "[ftl][image]") {
-  const DriveConfig config = small_drive(1, 1, 32, 32, 4096, 0.25);
-  Ftl aged(config);
-  FtlDriver drv(aged);
-  Rng rng(8);
-  write_random(aged, drv, rng, aged.user_units() * 2);
+  Written w(8, 2);
+  const Ftl& aged = w.ftl;
   REQUIRE(aged.next_victim(0) >= 0);
   std::string img = image_of(aged);
   const std::size_t hint = img.size() - 8 - 4 * aged.geometry().dies;  // die 0's hint, before the end marker
   poke<std::uint32_t>(img, hint, aged.geometry().units_per_block + 1);
-  require_refused(config, img, "hint");
+  require_refused(w.config, img, "hint");
 }

@@ -3,6 +3,8 @@
 #pragma once
 
 #include <cstdint>
+#include <sstream>
+#include <string>
 
 #include "controller/ftl/ftl.h"
 #include "controller/ftl/precondition.h"
@@ -48,5 +50,12 @@ class FtlDriver {
  private:
   PageWriter m_writer;
 };
+
+// The FTL's image as Ftl::save writes it.
+inline std::string image_of(const Ftl& ftl) {
+  std::ostringstream out;
+  ftl.save(out);
+  return out.str();
+}
 
 }  // namespace ssdlab::test
