@@ -94,7 +94,8 @@ TEST_CASE("a buffer-sized write does not wait for ever behind a part-filled page
   Ssd ssd("ssd", config, true);
   const std::uint32_t small_bytes = 4096;  // a quarter page: it stays staged
   std::vector<std::uint8_t> small(small_bytes, 1), big(config.controller.max_transfer_bytes, 2);
-  bool big_done = false;
+  std::vector<std::uint8_t> back(big.size(), 0);
+  bool big_done = false, big_error = true, read_error = true;
   Host host("host", ssd, [&](Host& h) {
     IoRequest a = req(AtaCommand::kWriteFpdma, 0, small_bytes / 512, small.data());
     h.submit(a); h.wait_for(a);
@@ -102,10 +103,20 @@ TEST_CASE("a buffer-sized write does not wait for ever behind a part-filled page
     h.submit(b);
     sc_core::wait(sc_core::sc_time(1, sc_core::SC_SEC));
     big_done = std::find(h.done.begin(), h.done.end(), &b) != h.done.end();
+    if (big_done) {
+      big_error = b.error;
+      IoRequest r = req(AtaCommand::kReadFpdma, 1024, static_cast<std::uint32_t>(back.size() / 512), back.data());
+      h.submit(r); h.wait_for(r);
+      read_error = r.error;
+    }
     sc_core::sc_stop();
   });
   sc_core::sc_start();
-  CHECK(big_done);  // one second of simulated time for a 1 MiB write
+  REQUIRE(big_done);  // one second of simulated time for a 1 MiB write
+  CHECK_FALSE(big_error);  // completed because it was done, not because it was refused
+  CHECK(ssd.controller.stats().rejected == 0);
+  CHECK_FALSE(read_error);
+  CHECK(back == big);
 }
 
 TEST_CASE("a write of max_transfer bytes that starts inside a mapping unit is accepted", "[controller][buffer]") {

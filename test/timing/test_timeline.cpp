@@ -41,11 +41,11 @@ struct Waiter : sc_core::sc_module {
   std::size_t seen = 0;
 };
 
-}  // namespace
-
-TEST_CASE("timeline: callbacks run in time order, ties in scheduling order; notify hands over at the right time",
-          "[timeline]") {
+// The same callbacks with look-ahead on (batch runs) and off (the paced NBD server): the order
+// and the times the callbacks see are the same; only SystemC's own clock differs.
+void run_order_case(bool lookahead) {
   Timeline timeline("timeline");
+  timeline.set_lookahead(lookahead);
   Recorder rec(timeline);
   Waiter waiter("waiter", rec);
   timeline.at(2000, rec, 2);
@@ -62,13 +62,32 @@ TEST_CASE("timeline: callbacks run in time order, ties in scheduling order; noti
   CHECK(rec.log == expected);
   CHECK(waiter.woke_at == 3000);
   CHECK(waiter.seen == 7);  // everything up to and including t = 3000
-  CHECK(sc_core::sc_time_stamp().value() == 9000);
   CHECK(timeline.empty());
-  // Run ahead: the pump ran several callbacks per activation.
-  CHECK(timeline.activations() < timeline.callbacks());
+  if (lookahead) {
+    // Run ahead: the waiter's callback at 3100 is the last one a SystemC process scheduled, so the
+    // pump's activation at 3100 also runs the callback at 9000 (nothing of SystemC's is pending):
+    // SystemC's clock stays at 3100 and the pump ran several callbacks per activation.
+    CHECK(sc_core::sc_time_stamp().value() == 3100);
+    CHECK(timeline.activations() < timeline.callbacks());
+  } else {
+    // Never ahead: SystemC's clock reaches every callback's time, one activation per distinct time.
+    CHECK(sc_core::sc_time_stamp().value() == 9000);
+    CHECK(timeline.activations() == 6);  // one per distinct time: 1000, 2000, 2500, 3000, 3100, 9000
+  }
 }
 
-TEST_CASE("timeline: lanes and the heap share one order; a lane refuses callbacks out of time order",
+}  // namespace
+
+TEST_CASE("timeline: callbacks run in time order, ties in scheduling order, notify hands over at the right time",
+          "[timeline]") {
+  run_order_case(true);
+}
+
+TEST_CASE("timeline: without look-ahead SystemC time follows every callback in the same order", "[timeline]") {
+  run_order_case(false);
+}
+
+TEST_CASE("timeline: lanes and the heap share one order and a lane refuses callbacks out of time order",
           "[timeline]") {
   Timeline timeline("timeline");
   std::vector<Timeline::Lane> lanes;
