@@ -12,6 +12,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <iosfwd>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -40,6 +41,10 @@ std::uint64_t ftl_image_max_bytes(const Ftl& ftl);
 namespace image {
 
 constexpr std::uint64_t kUnknownSize = ~std::uint64_t(0);
+struct HashDeleter {
+  void operator()(XXH3_state_s* state) const;
+};
+using Hash = std::unique_ptr<XXH3_state_s, HashDeleter>;
 // Bytes from `in`'s position to its end, or kUnknownSize when it cannot seek (a pipe).
 std::uint64_t bytes_left(std::istream& in);
 
@@ -47,7 +52,6 @@ class SectionWriter {
  public:
   // Writes the header of a section of exactly `length` payload bytes.
   SectionWriter(std::ostream& out, const char (&tag)[5], std::uint64_t length);
-  ~SectionWriter();
   SectionWriter(const SectionWriter&) = delete;
   SectionWriter& operator=(const SectionWriter&) = delete;
 
@@ -65,7 +69,7 @@ class SectionWriter {
 
  private:
   std::ostream& m_out;
-  XXH3_state_s* m_hash;
+  Hash m_hash;
   std::uint64_t m_left;
 };
 
@@ -75,7 +79,6 @@ class SectionReader {
   // adds " #index"), and checks its length against [min_len, max_len] and the bytes left.
   SectionReader(std::istream& in, const char (&tag)[5], std::string name, std::uint64_t min_len,
                 std::uint64_t max_len, bool verify_checksum = true, std::int64_t index = -1);
-  ~SectionReader();
   SectionReader(const SectionReader&) = delete;
   SectionReader& operator=(const SectionReader&) = delete;
 
@@ -110,7 +113,7 @@ class SectionReader {
   std::uint64_t m_offset;  // of the section's header in the stream
   std::uint64_t m_length = 0, m_left = 0;
   bool m_verify;
-  XXH3_state_s* m_hash;
+  Hash m_hash;
   bool m_buffered = false;  // after verify_first()
   std::string m_buf;
   std::size_t m_pos = 0;

@@ -13,10 +13,10 @@ namespace ssdlab::image {
 
 namespace {
 
-XXH3_state_s* new_hash() {
-  XXH3_state_t* h = XXH3_createState();
+Hash new_hash() {
+  Hash h(XXH3_createState());
   if (!h) throw std::bad_alloc();
-  XXH3_64bits_reset(h);
+  XXH3_64bits_reset(h.get());
   return h;
 }
 
@@ -30,6 +30,8 @@ std::string tag_text(const char* tag) {
 }
 
 }  // namespace
+
+void HashDeleter::operator()(XXH3_state_s* state) const { XXH3_freeState(state); }
 
 std::uint64_t bytes_left(std::istream& in) {
   const std::istream::pos_type here = in.tellg();
@@ -57,22 +59,20 @@ SectionWriter::SectionWriter(std::ostream& out, const char (&tag)[5], std::uint6
     : m_out(out), m_hash(new_hash()), m_left(length) {
   m_out.write(tag, 4);
   m_out.write(reinterpret_cast<const char*>(&length), sizeof length);
-  XXH3_64bits_update(m_hash, tag, 4);
-  XXH3_64bits_update(m_hash, &length, sizeof length);
+  XXH3_64bits_update(m_hash.get(), tag, 4);
+  XXH3_64bits_update(m_hash.get(), &length, sizeof length);
 }
-
-SectionWriter::~SectionWriter() { XXH3_freeState(m_hash); }
 
 void SectionWriter::write(const void* data, std::size_t n) {
   if (n > m_left) throw std::logic_error("image section written past its length");
   m_left -= n;
   m_out.write(static_cast<const char*>(data), std::streamsize(n));
-  XXH3_64bits_update(m_hash, data, n);
+  XXH3_64bits_update(m_hash.get(), data, n);
 }
 
 void SectionWriter::finish() {
   if (m_left != 0) throw std::logic_error("image section ended " + std::to_string(m_left) + " bytes short");
-  const std::uint64_t sum = XXH3_64bits_digest(m_hash);
+  const std::uint64_t sum = XXH3_64bits_digest(m_hash.get());
   m_out.write(reinterpret_cast<const char*>(&sum), sizeof sum);
   if (!m_out) throw std::runtime_error("image write failed");
 }
@@ -101,11 +101,9 @@ SectionReader::SectionReader(std::istream& in, const char (&tag)[5], std::string
          " are left in the image (truncated)");
   }
   m_length = m_left = length;
-  XXH3_64bits_update(m_hash, got, 4);
-  XXH3_64bits_update(m_hash, &length, sizeof length);
+  XXH3_64bits_update(m_hash.get(), got, 4);
+  XXH3_64bits_update(m_hash.get(), &length, sizeof length);
 }
-
-SectionReader::~SectionReader() { XXH3_freeState(m_hash); }
 
 void SectionReader::read(void* data, std::size_t n) {
   if (n > m_left) fail("holds fewer bytes than its fields need");
@@ -117,7 +115,7 @@ void SectionReader::read(void* data, std::size_t n) {
   }
   if (n && !m_in.read(static_cast<char*>(data), std::streamsize(n))) fail("the image ends inside it (truncated)");
   m_left -= n;
-  XXH3_64bits_update(m_hash, data, n);
+  XXH3_64bits_update(m_hash.get(), data, n);
 }
 
 void SectionReader::verify_first() {
@@ -137,7 +135,7 @@ void SectionReader::finish() {
 void SectionReader::check_sum() {
   std::uint64_t sum = 0;
   if (!m_in.read(reinterpret_cast<char*>(&sum), sizeof sum)) fail("the image ends inside its checksum (truncated)");
-  if (m_verify && sum != XXH3_64bits_digest(m_hash)) fail("checksum mismatch: the image is damaged");
+  if (m_verify && sum != XXH3_64bits_digest(m_hash.get())) fail("checksum mismatch: the image is damaged");
 }
 
 void SectionReader::fail(const std::string& what) const {
