@@ -43,6 +43,12 @@ struct FtlStats {
   }
 };
 
+// How Ftl::load treats an image (ftl_image.h).
+struct FtlLoadOptions {
+  bool allow_buffered = true;    // L2P entries may name write-buffer slots (a drive image: false)
+  bool verify_checksums = true;  // false only to fuzz or test the range checks behind them
+};
+
 class Ftl {
  public:
   // An L2P entry is a physical unit, kUnmapped, or (kBufferedBit | slot) while the newest
@@ -126,10 +132,11 @@ class Ftl {
   std::int64_t next_victim(std::uint32_t die) const;
 
   // The whole mapping state as bytes (an aged drive saved and restored by `ssdlab serve
-  // --image`); load() throws std::runtime_error on a stream that does not match this
-  // geometry. Implemented in ftl_image.cpp.
+  // --image`), in checksummed sections (ftl_image.h); load() throws ImageFormatError (a
+  // std::runtime_error) naming the section on a damaged stream or one made for another
+  // geometry, and then leaves the FTL as it was. Implemented in ftl_image.cpp.
   void save(std::ostream& out) const;
-  void load(std::istream& in);
+  void load(std::istream& in, const FtlLoadOptions& options = {});
 
   // Checks every structural invariant: each mapped LPN's unit points back to it, per-block
   // valid counts equal a recount, free/open/closed accounting and the victim index agree.

@@ -1,19 +1,32 @@
 // Ftl::save / Ftl::load and VictimIndex::save / load: the whole mapping state as bytes, so
-// that `ssdlab serve --image` can keep an aged drive across runs. The layout is private to
-// this file: native-endian fixed-width fields, every vector preceded by its length, a magic
-// at both ends. load() reads into fresh objects and only then replaces the current state, so
-// a bad stream leaves the FTL as it was.
+// that `ssdlab serve --image` can keep an aged drive across runs.
+//
+// Layout (native-endian fixed-width fields; sections as in ftl_image.h):
+//   "SSDLFTL1"  u32 byte-order mark  u32 format version (2)
+//   GEOM geometry and GC policy          L2P  u32 per LPN        P2L  u32 per physical unit
+//   VALD u32 valid units per block       ERAS u32 erase count    AGES u64 last change
+//   STAT u8 state per block              DIE  one per die (open blocks, free ring, FIFO order,
+//   GC victim and progress, GC queue)    CNTR sequence and statistics
+//   VIDX the victim index                "FTLEND.."
+// Every section's length is bounded by the geometry before it is read, its checksum is checked,
+// and every index it holds is range-checked before it is used. load() reads into fresh objects
+// and only then replaces the current state, so a bad stream leaves the FTL as it was.
+#include "controller/ftl/ftl_image.h"
+
+#include <algorithm>
 #include <cstring>
 #include <istream>
 #include <ostream>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
 #include <vector>
 
-#include "controller/ftl/ftl.h"
-
 namespace ssdlab {
+
+using image::SectionReader;
+using image::SectionWriter;
 
 namespace {
 
@@ -21,18 +34,22 @@ constexpr char kFtlMagic[8] = {'S', 'S', 'D', 'L', 'F', 'T', 'L', '1'};
 constexpr char kFtlEnd[8] = {'F', 'T', 'L', 'E', 'N', 'D', '.', '.'};
 constexpr char kIndexMagic[8] = {'S', 'S', 'D', 'L', 'V', 'I', 'X', '1'};
 constexpr std::uint32_t kByteOrder = 0x01020304u;
-constexpr std::uint32_t kFormatVersion = 1;
+// 1: no sections, no checksums. 2: checksummed sections.
+constexpr std::uint32_t kFormatVersion = 2;
+constexpr std::uint64_t kGeometryBytes = 7 * 4 + 8 + 8 + 4;
+constexpr std::uint64_t kDieFixedBytes = 8 + 4 + 8 + 4 + 4 + 4 + 4 + 8 + 4 + 8 + 8 + 8;
+constexpr std::uint64_t kCounterBytes = 10 * 8;
+constexpr Lpn kNoLpnEntry = Ftl::kNoLpn;
+constexpr std::uint8_t kLastBlockState = 2;  // Ftl::BlockState: free, open, closed
 
-[[noreturn]] void corrupt(const std::string& what) {
-  throw std::runtime_error("FTL image: " + what);
-}
+[[noreturn]] void corrupt(const std::string& what) { throw ImageFormatError("FTL image: " + what); }
 
+// VictimIndex's raw stream (inside the VIDX section): plain fields, vectors with their length.
 template <class T>
 void put(std::ostream& out, const T& v) {
   static_assert(std::is_trivially_copyable<T>::value, "plain fields only");
   out.write(reinterpret_cast<const char*>(&v), sizeof v);
 }
-
 template <class T>
 T get(std::istream& in, const char* what) {
   static_assert(std::is_trivially_copyable<T>::value, "plain fields only");
@@ -40,20 +57,17 @@ T get(std::istream& in, const char* what) {
   if (!in.read(reinterpret_cast<char*>(&v), sizeof v)) corrupt(std::string("stream ends inside ") + what);
   return v;
 }
-
 template <class T>
 void put_vector(std::ostream& out, const std::vector<T>& v) {
   put<std::uint64_t>(out, v.size());
   if (!v.empty()) out.write(reinterpret_cast<const char*>(v.data()), std::streamsize(v.size() * sizeof(T)));
 }
-
-// Reads a vector whose length must be `expected` (the geometry decides every length).
+// A vector whose length must be `expected` (the geometry decides every length).
 template <class T>
 std::vector<T> get_vector(std::istream& in, std::uint64_t expected, const char* what) {
   const auto n = get<std::uint64_t>(in, what);
   if (n != expected) {
-    corrupt(std::string(what) + " holds " + std::to_string(n) + " entries, this drive needs " +
-            std::to_string(expected));
+    corrupt(std::string(what) + " holds " + std::to_string(n) + " entries, this drive needs " + std::to_string(expected));
   }
   std::vector<T> v(n);
   if (n && !in.read(reinterpret_cast<char*>(v.data()), std::streamsize(n * sizeof(T)))) {
@@ -62,26 +76,206 @@ std::vector<T> get_vector(std::istream& in, std::uint64_t expected, const char* 
   return v;
 }
 
-void put_magic(std::ostream& out, const char (&magic)[8]) { out.write(magic, 8); }
-
-void expect_magic(std::istream& in, const char (&magic)[8], const char* what) {
-  char buf[8];
-  if (!in.read(buf, 8) || std::memcmp(buf, magic, 8) != 0) corrupt(std::string("missing ") + what);
-}
-
 void expect_field(std::uint64_t got, std::uint64_t want, const char* name) {
   if (got != want) {
-    corrupt(std::string("saved for a drive with ") + name + " = " + std::to_string(got) +
-            ", this drive has " + std::to_string(want));
+    corrupt(std::string("saved for a drive with ") + name + " = " + std::to_string(got) + ", this drive has " +
+            std::to_string(want));
   }
+}
+
+std::uint64_t index_bytes(const Geometry& g) {
+  const std::uint64_t buckets = std::uint64_t(g.dies) * (std::uint64_t(g.units_per_block) + 1);
+  return 8 + 3 * 4 + 2 * (8 + 4 * std::uint64_t(g.blocks)) + 2 * (8 + 4 * buckets) + 2 * (8 + 4 * std::uint64_t(g.dies));
+}
+
+std::uint64_t die_max_bytes(const Geometry& g) {
+  return kDieFixedBytes + 2 * 4 * std::uint64_t(g.blocks_per_die) + 2 * 4 * std::uint64_t(g.units_per_block);
+}
+
+// A whole table as one section of exactly `entries` entries.
+template <class T>
+void write_table(std::ostream& out, const char (&tag)[5], const std::vector<T>& v) {
+  SectionWriter s(out, tag, v.size() * sizeof(T));
+  s.put_all(v);
+  s.finish();
+}
+template <class T>
+std::vector<T> read_table(std::istream& in, const char (&tag)[5], const char* name, std::uint64_t entries, bool verify) {
+  SectionReader s(in, tag, name, entries * sizeof(T), entries * sizeof(T), verify);
+  std::vector<T> v = s.get_all<T>(entries);
+  s.finish();
+  return v;
+}
+
+// One die's record (Die is Ftl's private DieState). `closed` is the FIFO order, oldest first.
+template <class Die>
+void write_die(std::ostream& out, const Die& d, const std::vector<std::uint32_t>& closed) {
+  SectionWriter s(out, "DIE ", kDieFixedBytes + 4 * (d.free_ring.size() + closed.size() + d.gc_pending.size()));
+  s.put<std::int64_t>(d.host.block);
+  s.put<std::uint32_t>(d.host.next_page);
+  s.put<std::int64_t>(d.gc.block);
+  s.put<std::uint32_t>(d.gc.next_page);
+  s.put<std::uint32_t>(d.free_head);
+  s.put<std::uint32_t>(d.free_count);
+  s.put<std::uint32_t>(static_cast<std::uint32_t>(closed.size()));
+  s.put<std::int64_t>(d.victim);
+  s.put<std::uint32_t>(d.victim_page);
+  s.put<std::uint64_t>(d.victim_valid_at_start);
+  s.put<std::uint64_t>(d.victim_invalid_at_start);
+  s.put<std::uint64_t>(d.credit);
+  s.put_all(d.free_ring);
+  s.put_all(closed);
+  s.put_all(d.gc_pending);
+  s.finish();
+}
+
+template <class Die>
+void read_die(std::istream& in, std::uint32_t die, const Geometry& g, bool fifo, bool verify, Die& d,
+              std::vector<std::uint32_t>& closed) {
+  SectionReader s(in, "DIE ", "die state", kDieFixedBytes + 4 * std::uint64_t(g.blocks_per_die), die_max_bytes(g),
+                  verify, die);
+  s.verify_first();
+  d.host.block = s.get<std::int64_t>();
+  d.host.next_page = s.get<std::uint32_t>();
+  d.gc.block = s.get<std::int64_t>();
+  d.gc.next_page = s.get<std::uint32_t>();
+  d.free_head = s.get<std::uint32_t>();
+  d.free_count = s.get<std::uint32_t>();
+  const auto closed_count = s.get<std::uint32_t>();
+  d.victim = s.get<std::int64_t>();
+  d.victim_page = s.get<std::uint32_t>();
+  d.victim_valid_at_start = s.get<std::uint64_t>();
+  d.victim_invalid_at_start = s.get<std::uint64_t>();
+  d.credit = s.get<std::uint64_t>();
+  d.free_ring = s.get_all<std::uint32_t>(g.blocks_per_die);
+  if (closed_count > (fifo ? g.blocks_per_die : 0)) {
+    s.fail("names " + std::to_string(closed_count) + " closed blocks in FIFO order" +
+           (fifo ? ", the die has " + std::to_string(g.blocks_per_die) + " blocks" : ", but only FIFO GC keeps one"));
+  }
+  closed = s.get_all<std::uint32_t>(closed_count);
+  if (s.left() % sizeof(Lpn) != 0 || s.left() / sizeof(Lpn) > 2 * std::uint64_t(g.units_per_block)) {
+    s.fail("GC queue of " + std::to_string(s.left()) + " bytes is not a whole number of entries or too long");
+  }
+  d.gc_pending = s.get_all<Lpn>(s.left() / sizeof(Lpn));
+  d.gc_pending.reserve(2 * std::size_t(g.units_per_page));
+  s.finish();
+}
+
+// Range checks of a die record: every block it names is a block of that die, every position is
+// inside a block, every LPN inside the drive.
+template <class Die>
+void check_die(const Die& d, std::uint32_t die, const Geometry& g, std::uint64_t user_units,
+               const std::vector<std::uint32_t>& closed) {
+  const std::string where = "die " + std::to_string(die) + ": ";
+  auto block_of_die = [&](std::int64_t b) {
+    return b >= 0 && b < std::int64_t(g.blocks) && g.die_of_block(static_cast<std::uint32_t>(b)) == die;
+  };
+  for (const std::int64_t b : {d.host.block, d.gc.block, d.victim}) {
+    if (b != -1 && !block_of_die(b)) corrupt(where + "open or victim block " + std::to_string(b) + " is not a block of that die");
+  }
+  // An open block is closed when its last page is written: its write position is below the end.
+  if (d.free_head >= g.blocks_per_die || d.free_count > g.blocks_per_die ||
+      (d.host.block >= 0 && d.host.next_page >= g.pages_per_block) ||
+      (d.gc.block >= 0 && d.gc.next_page >= g.pages_per_block) || d.victim_page > g.pages_per_block) {
+    corrupt(where + "free ring position or page position out of range");
+  }
+  if (d.victim < 0 && !d.gc_pending.empty()) corrupt(where + "GC queue without a GC victim");
+  if (d.victim >= 0 && (d.victim_invalid_at_start == 0 ||
+                        d.victim_valid_at_start + d.victim_invalid_at_start != g.units_per_block ||
+                        d.credit >= d.victim_invalid_at_start)) {
+    corrupt(where + "GC victim progress out of range");
+  }
+  for (const std::uint32_t b : d.free_ring) {
+    if (!block_of_die(b)) corrupt(where + "free block ring names block " + std::to_string(b) + ", not a block of that die");
+  }
+  for (const std::uint32_t b : closed) {
+    if (!block_of_die(b)) corrupt(where + "FIFO order names block " + std::to_string(b) + ", not a block of that die");
+  }
+  for (const Lpn lpn : d.gc_pending) {
+    if (lpn >= user_units) corrupt(where + "GC queue names an LPN outside the drive");
+  }
+}
+
+// Where the FTL will write and read next agrees with the mapping: no mapped unit lies at or past
+// an open block's write position (it would be overwritten), and a GC victim's valid units are
+// queued for copying exactly when they lie before its scan position (else they would be copied
+// twice, or never). The tables are range-checked already.
+template <class Die>
+std::string check_positions(const std::vector<Die>& dies, const Geometry& g, const std::vector<std::uint32_t>& l2p,
+                     const std::vector<Lpn>& p2l) {
+  std::vector<std::uint32_t> written(g.blocks, g.pages_per_block);
+  for (const Die& d : dies) {
+    if (d.host.block >= 0) written[d.host.block] = d.host.next_page;
+    if (d.gc.block >= 0) written[d.gc.block] = d.gc.next_page;
+  }
+  for (Lpn lpn = 0; lpn < l2p.size(); ++lpn) {
+    const std::uint32_t e = l2p[lpn];
+    if (e == kUnmapped || (e & Ftl::kBufferedBit)) continue;
+    if (g.page_of_unit(e) >= written[g.block_of_unit(e)]) {
+      return "LPN " + std::to_string(lpn) + " maps past the write position of open block " +
+             std::to_string(g.block_of_unit(e));
+    }
+  }
+  for (std::uint32_t die = 0; die < dies.size(); ++die) {
+    const Die& d = dies[die];
+    if (d.victim < 0) continue;
+    const auto victim = static_cast<std::uint32_t>(d.victim);
+    std::vector<Lpn> queued;  // the GC queue's entries still valid in the victim
+    for (const Lpn lpn : d.gc_pending) {
+      if (l2p[lpn] != kUnmapped && !(l2p[lpn] & Ftl::kBufferedBit) && g.block_of_unit(l2p[lpn]) == victim) queued.push_back(lpn);
+    }
+    std::sort(queued.begin(), queued.end());
+    if (std::adjacent_find(queued.begin(), queued.end()) != queued.end()) return "die " + std::to_string(die) + ": GC queue names an LPN twice";
+    for (std::uint32_t i = 0; i < g.units_per_block; ++i) {
+      const Pua u = g.first_unit_of_page(victim, 0) + i;
+      const Lpn lpn = p2l[u];
+      if (lpn == kNoLpnEntry || l2p[lpn] != u) continue;  // not valid
+      const bool scanned = g.page_of_unit(u) < d.victim_page;
+      if (scanned != std::binary_search(queued.begin(), queued.end(), lpn)) {
+        return "die " + std::to_string(die) + ": GC victim's scan position does not match its GC queue";
+      }
+    }
+  }
+  return {};
 }
 
 }  // namespace
 
+std::uint64_t ftl_image_max_bytes(const Ftl& ftl) {
+  const Geometry& g = ftl.geometry();
+  constexpr std::uint64_t kFrame = 4 + 8 + 8;
+  const std::uint64_t blocks = g.blocks;
+  return 16 + kFrame * (8 + std::uint64_t(g.dies)) + kGeometryBytes + 4 * std::uint64_t(ftl.user_units()) +
+         4 * g.total_units + blocks * (4 + 4 + 8 + 1) + std::uint64_t(g.dies) * die_max_bytes(g) + kCounterBytes +
+         index_bytes(g) + 8;
+}
+
+void load_ftl_image(Ftl& ftl, const std::uint8_t* data, std::size_t size, const FtlLoadOptions& options) {
+  // A read-only view of the bytes (no copy); seekable, so sections are checked against the size.
+  struct View : std::streambuf {
+    View(const std::uint8_t* p, std::size_t n) {
+      char* b = const_cast<char*>(reinterpret_cast<const char*>(p));
+      setg(b, b, b + n);
+    }
+    pos_type seekoff(off_type off, std::ios_base::seekdir dir, std::ios_base::openmode) override {
+      const off_type base = dir == std::ios_base::beg ? 0 : dir == std::ios_base::cur ? gptr() - eback() : egptr() - eback();
+      if (base + off < 0 || base + off > egptr() - eback()) return pos_type(off_type(-1));
+      setg(eback(), eback() + base + off, egptr());
+      return pos_type(base + off);
+    }
+    pos_type seekpos(pos_type pos, std::ios_base::openmode which) override {
+      return seekoff(off_type(pos), std::ios_base::beg, which);
+    }
+  };
+  View view(data, size);
+  std::istream in(&view);
+  ftl.load(in, options);
+}
+
 // ---- VictimIndex -------------------------------------------------------------------------
 
 void VictimIndex::save(std::ostream& out) const {
-  put_magic(out, kIndexMagic);
+  out.write(kIndexMagic, 8);
   put<std::uint32_t>(out, static_cast<std::uint32_t>(m_count.size()));
   put<std::uint32_t>(out, m_blocks_per_die);
   put<std::uint32_t>(out, m_units_per_block);
@@ -94,13 +288,14 @@ void VictimIndex::save(std::ostream& out) const {
 }
 
 void VictimIndex::load(std::istream& in) {
-  expect_magic(in, kIndexMagic, "victim index");
+  image::expect_bytes(in, kIndexMagic, 8, "victim index");
   const std::uint64_t dies = m_count.size();
   expect_field(get<std::uint32_t>(in, "victim index"), dies, "dies");
   expect_field(get<std::uint32_t>(in, "victim index"), m_blocks_per_die, "blocks per die");
   expect_field(get<std::uint32_t>(in, "victim index"), m_units_per_block, "units per block");
   const std::uint64_t blocks = dies * m_blocks_per_die;
-  const std::uint64_t buckets = dies * (std::uint64_t(m_units_per_block) + 1);
+  const std::uint64_t per_die = std::uint64_t(m_units_per_block) + 1;
+  const std::uint64_t buckets = dies * per_die;
   auto next = get_vector<std::int32_t>(in, blocks, "victim index links");
   auto prev = get_vector<std::int32_t>(in, blocks, "victim index links");
   auto head = get_vector<std::int32_t>(in, buckets, "victim index buckets");
@@ -116,10 +311,12 @@ void VictimIndex::load(std::istream& in) {
   if (!in_range(next) || !in_range(prev) || !in_range(head) || !in_range(tail)) {
     corrupt("victim index names a block outside the drive");
   }
+  for (std::uint32_t h : hint) {
+    if (h > per_die) corrupt("victim index hint out of range");
+  }
   // Every bucket must be a proper doubly linked list (no cycles, no shared blocks) of blocks of
   // its die; each die's count must match its lists, and its hint must not skip a non-empty bucket.
   std::vector<std::uint8_t> seen(blocks, 0);
-  const std::uint64_t per_die = std::uint64_t(m_units_per_block) + 1;
   std::vector<std::uint32_t> listed(dies, 0);
   for (std::uint64_t b = 0; b < buckets; ++b) {
     const std::uint64_t die = b / per_die;
@@ -149,197 +346,194 @@ void VictimIndex::load(std::istream& in) {
 // ---- Ftl ---------------------------------------------------------------------------------
 
 void Ftl::save(std::ostream& out) const {
-  put_magic(out, kFtlMagic);
+  out.write(kFtlMagic, 8);
   put<std::uint32_t>(out, kByteOrder);
   put<std::uint32_t>(out, kFormatVersion);
-  // Geometry and policy: load() refuses a stream made for another drive.
-  put<std::uint32_t>(out, m_geo.channels);
-  put<std::uint32_t>(out, m_geo.dies);
-  put<std::uint32_t>(out, m_geo.blocks_per_die);
-  put<std::uint32_t>(out, m_geo.pages_per_block);
-  put<std::uint32_t>(out, m_geo.units_per_page);
-  put<std::uint32_t>(out, m_geo.unit_bytes);
-  put<std::uint32_t>(out, m_geo.page_bytes);
-  put<std::uint64_t>(out, m_geo.total_units);
-  put<std::uint64_t>(out, m_l2p.size());
-  put<std::uint32_t>(out, static_cast<std::uint32_t>(m_gc.policy));
-
-  put_vector(out, m_l2p);
-  {  // the P2L table, in put_vector's layout, a block at a time (it may live in a spill file)
-    put<std::uint64_t>(out, m_p2l.size());
+  {  // geometry and policy: load() refuses a stream made for another drive
+    SectionWriter s(out, "GEOM", kGeometryBytes);
+    for (std::uint32_t v : {m_geo.channels, m_geo.dies, m_geo.blocks_per_die, m_geo.pages_per_block,
+                            m_geo.units_per_page, m_geo.unit_bytes, m_geo.page_bytes}) {
+      s.put(v);
+    }
+    s.put<std::uint64_t>(m_geo.total_units);
+    s.put<std::uint64_t>(m_l2p.size());
+    s.put<std::uint32_t>(static_cast<std::uint32_t>(m_gc.policy));
+    s.finish();
+  }
+  write_table(out, "L2P ", m_l2p);
+  {  // the P2L table a block at a time (it may live in a spill file)
+    SectionWriter s(out, "P2L ", m_p2l.size() * sizeof(Lpn));
     std::vector<Lpn> block(m_geo.units_per_block);
     for (std::uint64_t first = 0; first < m_p2l.size(); first += block.size()) {
       m_p2l.read(static_cast<Pua>(first), block.size(), block.data());
-      out.write(reinterpret_cast<const char*>(block.data()), std::streamsize(block.size() * sizeof(Lpn)));
+      s.put_all(block);
     }
+    s.finish();
   }
-  put_vector(out, m_valid);
-  put_vector(out, m_erase_count);
-  put_vector(out, m_modified);
+  write_table(out, "VALD", m_valid);
+  write_table(out, "ERAS", m_erase_count);
+  write_table(out, "AGES", m_modified);
   std::vector<std::uint8_t> state(m_state.size());
   for (std::size_t b = 0; b < m_state.size(); ++b) state[b] = static_cast<std::uint8_t>(m_state[b]);
-  put_vector(out, state);
-
+  write_table(out, "STAT", state);
   const bool fifo = m_gc.policy == GcPolicyKind::kFifo;
   for (std::uint32_t die = 0; die < m_dies.size(); ++die) {
-    const DieState& d = m_dies[die];
-    put<std::int64_t>(out, d.host.block);
-    put<std::uint32_t>(out, d.host.next_page);
-    put<std::int64_t>(out, d.gc.block);
-    put<std::uint32_t>(out, d.gc.next_page);
-    put_vector(out, d.free_ring);
-    put<std::uint32_t>(out, d.free_head);
-    put<std::uint32_t>(out, d.free_count);
-    // FIFO policy: the closed blocks oldest first, as a ring of blocks_per_die slots (head 0).
-    std::vector<std::uint32_t> closed_ring;
-    if (fifo) {
-      closed_ring = m_fifo.order(die);
-      closed_ring.resize(m_geo.blocks_per_die, 0);
+    write_die(out, m_dies[die], fifo ? m_fifo.order(die) : std::vector<std::uint32_t>());
+  }
+  {
+    SectionWriter s(out, "CNTR", kCounterBytes);
+    const FtlStats& st = m_stats;
+    for (std::uint64_t v : {m_sequence, st.host_units_written, st.host_units_programmed, st.gc_units_copied,
+                            st.pad_units, st.pages_programmed, st.erases, st.gc_erases, st.gc_victims,
+                            st.units_trimmed}) {
+      s.put(v);
     }
-    put_vector(out, closed_ring);
-    put<std::uint32_t>(out, 0);
-    put<std::uint32_t>(out, fifo ? m_fifo.closed_count(die) : 0);
-    put<std::int64_t>(out, d.victim);
-    put<std::uint32_t>(out, d.victim_page);
-    put<std::uint64_t>(out, d.victim_valid_at_start);
-    put<std::uint64_t>(out, d.victim_invalid_at_start);
-    put<std::uint64_t>(out, d.credit);
-    put_vector(out, d.gc_pending);
+    s.finish();
   }
-  put<std::uint64_t>(out, m_sequence);
-  const FtlStats& s = m_stats;
-  for (std::uint64_t v : {s.host_units_written, s.host_units_programmed, s.gc_units_copied, s.pad_units,
-                          s.pages_programmed, s.erases, s.gc_erases, s.gc_victims, s.units_trimmed}) {
-    put<std::uint64_t>(out, v);
+  {
+    std::ostringstream index;
+    m_index.save(index);
+    const std::string bytes = index.str();
+    SectionWriter s(out, "VIDX", bytes.size());
+    s.write(bytes.data(), bytes.size());
+    s.finish();
   }
-  m_index.save(out);
-  put_magic(out, kFtlEnd);
+  out.write(kFtlEnd, 8);
   if (!out) throw std::runtime_error("FTL image: write failed");
 }
 
-void Ftl::load(std::istream& in) {
-  expect_magic(in, kFtlMagic, "FTL header (not an ssdlab FTL image)");
-  if (get<std::uint32_t>(in, "header") != kByteOrder) corrupt("written on a machine of the other byte order");
-  const auto version = get<std::uint32_t>(in, "header");
-  if (version != kFormatVersion) corrupt("format version " + std::to_string(version) + " is not supported");
-  expect_field(get<std::uint32_t>(in, "geometry"), m_geo.channels, "channels");
-  expect_field(get<std::uint32_t>(in, "geometry"), m_geo.dies, "dies");
-  expect_field(get<std::uint32_t>(in, "geometry"), m_geo.blocks_per_die, "blocks per die");
-  expect_field(get<std::uint32_t>(in, "geometry"), m_geo.pages_per_block, "pages per block");
-  expect_field(get<std::uint32_t>(in, "geometry"), m_geo.units_per_page, "mapping units per page");
-  expect_field(get<std::uint32_t>(in, "geometry"), m_geo.unit_bytes, "mapping unit bytes");
-  expect_field(get<std::uint32_t>(in, "geometry"), m_geo.page_bytes, "page bytes");
-  expect_field(get<std::uint64_t>(in, "geometry"), m_geo.total_units, "physical units");
-  expect_field(get<std::uint64_t>(in, "geometry"), m_l2p.size(), "user mapping units");
-  expect_field(get<std::uint32_t>(in, "geometry"), static_cast<std::uint32_t>(m_gc.policy), "GC policy");
+namespace {
 
-  const std::uint64_t blocks = m_geo.blocks;
-  auto l2p = get_vector<std::uint32_t>(in, m_l2p.size(), "L2P table");
-  auto p2l = get_vector<std::uint32_t>(in, m_p2l.size(), "P2L table");
-  auto valid = get_vector<std::uint32_t>(in, blocks, "valid counts");
-  auto erase_count = get_vector<std::uint32_t>(in, blocks, "erase counts");
-  auto modified = get_vector<std::uint64_t>(in, blocks, "block ages");
-  auto state_bytes = get_vector<std::uint8_t>(in, blocks, "block states");
-  std::vector<BlockState> state(blocks);
-  for (std::uint64_t b = 0; b < blocks; ++b) {
-    if (state_bytes[b] > static_cast<std::uint8_t>(BlockState::kClosed)) corrupt("unknown block state");
-    state[b] = static_cast<BlockState>(state_bytes[b]);
+void read_header(std::istream& in, const Geometry& g, std::uint64_t user_units, GcPolicyKind policy, bool verify) {
+  image::expect_bytes(in, kFtlMagic, 8, "FTL header (not an ssdlab FTL image)");
+  std::uint32_t order = 0, version = 0;
+  if (!in.read(reinterpret_cast<char*>(&order), 4) || !in.read(reinterpret_cast<char*>(&version), 4)) {
+    corrupt("the image ends inside its header");
   }
+  if (order != kByteOrder) corrupt("written on a machine of the other byte order");
+  if (version != kFormatVersion) {
+    corrupt("format version " + std::to_string(version) + " is not supported: this ssdlab reads version " +
+            std::to_string(kFormatVersion) + (version < kFormatVersion ? " (older images carry no checksums: make a new one)" : ""));
+  }
+  SectionReader s(in, "GEOM", "geometry", kGeometryBytes, kGeometryBytes, verify);
+  s.verify_first();
+  expect_field(s.get<std::uint32_t>(), g.channels, "channels");
+  expect_field(s.get<std::uint32_t>(), g.dies, "dies");
+  expect_field(s.get<std::uint32_t>(), g.blocks_per_die, "blocks per die");
+  expect_field(s.get<std::uint32_t>(), g.pages_per_block, "pages per block");
+  expect_field(s.get<std::uint32_t>(), g.units_per_page, "mapping units per page");
+  expect_field(s.get<std::uint32_t>(), g.unit_bytes, "mapping unit bytes");
+  expect_field(s.get<std::uint32_t>(), g.page_bytes, "page bytes");
+  expect_field(s.get<std::uint64_t>(), g.total_units, "physical units");
+  expect_field(s.get<std::uint64_t>(), user_units, "user mapping units");
+  expect_field(s.get<std::uint32_t>(), static_cast<std::uint32_t>(policy), "GC policy");
+  s.finish();
+}
 
-  auto check_block = [&](std::int64_t block, std::uint32_t die, const char* what) {
-    if (block < -1 || block >= std::int64_t(blocks) ||
-        (block >= 0 && m_geo.die_of_block(static_cast<std::uint32_t>(block)) != die)) {
-      corrupt(std::string(what) + " of die " + std::to_string(die) + " is not a block of that die");
+// The per-LPN, per-unit and per-block tables, range-checked.
+struct Tables {
+  std::vector<std::uint32_t> l2p, p2l, valid, erase_count;
+  std::vector<std::uint64_t> modified;
+  std::vector<std::uint8_t> state;
+};
+
+Tables read_tables(std::istream& in, const Geometry& g, std::uint64_t user_units, const FtlLoadOptions& options) {
+  const bool verify = options.verify_checksums;
+  Tables t;
+  t.l2p = read_table<std::uint32_t>(in, "L2P ", "L2P table", user_units, verify);
+  t.p2l = read_table<std::uint32_t>(in, "P2L ", "P2L table", g.total_units, verify);
+  t.valid = read_table<std::uint32_t>(in, "VALD", "valid counts", g.blocks, verify);
+  t.erase_count = read_table<std::uint32_t>(in, "ERAS", "erase counts", g.blocks, verify);
+  t.modified = read_table<std::uint64_t>(in, "AGES", "block ages", g.blocks, verify);
+  t.state = read_table<std::uint8_t>(in, "STAT", "block states", g.blocks, verify);
+  for (const std::uint32_t e : t.l2p) {
+    if (e == kUnmapped) continue;
+    if (e & Ftl::kBufferedBit) {
+      if (!options.allow_buffered) corrupt("L2P table names the write buffer (the image was saved undrained)");
+    } else if (e >= g.total_units) {
+      corrupt("L2P entry outside the drive");
     }
-  };
+  }
+  for (const std::uint32_t lpn : t.p2l) {
+    if (lpn != kNoLpnEntry && lpn >= user_units) corrupt("P2L entry outside the user range");
+  }
+  for (std::uint64_t b = 0; b < g.blocks; ++b) {
+    if (t.state[b] > kLastBlockState) corrupt("unknown state of block " + std::to_string(b));
+    if (t.valid[b] > g.units_per_block) corrupt("valid count of block " + std::to_string(b) + " out of range");
+  }
+  return t;
+}
+
+void read_counters(std::istream& in, bool verify, std::uint64_t& sequence, FtlStats& stats) {
+  SectionReader s(in, "CNTR", "counters", kCounterBytes, kCounterBytes, verify);
+  for (std::uint64_t* v : {&sequence, &stats.host_units_written, &stats.host_units_programmed, &stats.gc_units_copied,
+                           &stats.pad_units, &stats.pages_programmed, &stats.erases, &stats.gc_erases,
+                           &stats.gc_victims, &stats.units_trimmed}) {
+    *v = s.get<std::uint64_t>();
+  }
+  s.finish();
+}
+
+void read_index(std::istream& in, const Geometry& g, bool verify, VictimIndex& index) {
+  SectionReader s(in, "VIDX", "victim index", index_bytes(g), index_bytes(g), verify);
+  std::string bytes(s.length(), '\0');
+  s.read(&bytes[0], bytes.size());
+  s.finish();  // checked before it is parsed
+  std::istringstream index_in(bytes);
+  index.load(index_in);
+}
+
+}  // namespace
+
+void Ftl::load(std::istream& in, const FtlLoadOptions& options) {
+  const bool verify = options.verify_checksums;
+  read_header(in, m_geo, m_l2p.size(), m_gc.policy, verify);
+  Tables t = read_tables(in, m_geo, m_l2p.size(), options);
+  const std::uint64_t blocks = m_geo.blocks;
+  static_assert(static_cast<std::uint8_t>(BlockState::kClosed) == kLastBlockState, "block states changed");
+  std::vector<BlockState> state(blocks);
+  for (std::uint64_t b = 0; b < blocks; ++b) state[b] = static_cast<BlockState>(t.state[b]);
+
   const bool fifo = m_gc.policy == GcPolicyKind::kFifo;
   FifoOrder fifo_order = fifo ? FifoOrder(m_geo.dies, m_geo.blocks_per_die) : FifoOrder();
   std::vector<bool> in_fifo(fifo ? blocks : 0, false);
   std::vector<DieState> dies(m_dies.size());
   for (std::uint32_t die = 0; die < dies.size(); ++die) {
     DieState& d = dies[die];
-    d.host.block = get<std::int64_t>(in, "die state");
-    d.host.next_page = get<std::uint32_t>(in, "die state");
-    d.gc.block = get<std::int64_t>(in, "die state");
-    d.gc.next_page = get<std::uint32_t>(in, "die state");
-    d.free_ring = get_vector<std::uint32_t>(in, m_geo.blocks_per_die, "free block ring");
-    d.free_head = get<std::uint32_t>(in, "die state");
-    d.free_count = get<std::uint32_t>(in, "die state");
-    const auto closed_ring = get_vector<std::uint32_t>(in, fifo ? m_geo.blocks_per_die : 0, "closed block ring");
-    const auto closed_head = get<std::uint32_t>(in, "die state");
-    const auto closed_count = get<std::uint32_t>(in, "die state");
-    d.victim = get<std::int64_t>(in, "die state");
-    d.victim_page = get<std::uint32_t>(in, "die state");
-    d.victim_valid_at_start = get<std::uint64_t>(in, "die state");
-    d.victim_invalid_at_start = get<std::uint64_t>(in, "die state");
-    d.credit = get<std::uint64_t>(in, "die state");
-    const auto pending = get<std::uint64_t>(in, "GC queue");
-    if (pending > 2 * std::uint64_t(m_geo.units_per_block)) corrupt("GC queue too long");
-    d.gc_pending.resize(pending);
-    if (pending && !in.read(reinterpret_cast<char*>(d.gc_pending.data()), std::streamsize(pending * sizeof(Lpn)))) {
-      corrupt("stream ends inside GC queue");
-    }
-    d.gc_pending.reserve(2 * std::size_t(m_geo.units_per_page));
-    check_block(d.host.block, die, "open host block");
-    check_block(d.gc.block, die, "open GC block");
-    check_block(d.victim, die, "GC victim");
-    if (d.free_head >= m_geo.blocks_per_die || d.free_count > m_geo.blocks_per_die ||
-        d.host.next_page > m_geo.pages_per_block || d.gc.next_page > m_geo.pages_per_block ||
-        d.victim_page > m_geo.pages_per_block ||
-        (fifo && (closed_head >= m_geo.blocks_per_die || closed_count > m_geo.blocks_per_die)) ||
-        (d.victim >= 0 && d.victim_invalid_at_start == 0)) {
-      corrupt("die " + std::to_string(die) + " state out of range");
-    }
-    for (std::uint32_t b : d.free_ring) {
-      if (b >= blocks) corrupt("free block ring names a block outside the drive");
-    }
-    for (std::uint32_t b : closed_ring) {
-      if (b >= blocks) corrupt("closed block ring names a block outside the drive");
-    }
-    for (std::uint32_t i = 0; i < closed_count; ++i) {  // oldest first
-      const std::uint32_t b = closed_ring[(closed_head + i) % m_geo.blocks_per_die];
-      if (m_geo.die_of_block(b) != die || state[b] != BlockState::kClosed || in_fifo[b]) {
-        corrupt("closed block ring of die " + std::to_string(die) + " names block " + std::to_string(b) +
-                ", which is not a closed block of that die or is named twice");
+    std::vector<std::uint32_t> closed;
+    read_die(in, die, m_geo, fifo, verify, d, closed);
+    check_die(d, die, m_geo, t.l2p.size(), closed);
+    for (const std::uint32_t b : closed) {  // oldest first
+      if (state[b] != BlockState::kClosed || in_fifo[b]) {
+        corrupt("FIFO order of die " + std::to_string(die) + " names block " + std::to_string(b) +
+                ", which is not a closed block or is named twice");
       }
       in_fifo[b] = true;
-      fifo_order.closed(die, b, valid[b] < m_geo.units_per_block);
-    }
-    for (Lpn lpn : d.gc_pending) {
-      if (lpn >= l2p.size()) corrupt("GC queue names an LPN outside the drive");
+      fifo_order.closed(die, b, t.valid[b] < m_geo.units_per_block);
     }
   }
-  const auto sequence = get<std::uint64_t>(in, "counters");
+  std::uint64_t sequence = 0;
   FtlStats stats;
-  for (std::uint64_t* v : {&stats.host_units_written, &stats.host_units_programmed, &stats.gc_units_copied,
-                           &stats.pad_units, &stats.pages_programmed, &stats.erases, &stats.gc_erases,
-                           &stats.gc_victims, &stats.units_trimmed}) {
-    *v = get<std::uint64_t>(in, "counters");
-  }
-  for (std::uint32_t e : l2p) {
-    if (e != kUnmapped && !(e & kBufferedBit) && e >= m_geo.total_units) corrupt("L2P entry outside the drive");
-  }
-  for (std::uint32_t lpn : p2l) {
-    if (lpn != kNoLpn && lpn >= l2p.size()) corrupt("P2L entry outside the user range");
-  }
+  read_counters(in, verify, sequence, stats);
   VictimIndex index = m_index;
-  index.load(in);
-  expect_magic(in, kFtlEnd, "FTL end marker");
+  read_index(in, m_geo, verify, index);
+  image::expect_bytes(in, kFtlEnd, 8, "FTL end marker");
 
   // Everything read and range-checked: take it, then check the invariants as a whole.
   Ftl saved = *this;
-  m_l2p = std::move(l2p);
-  m_p2l.assign(p2l);
-  m_valid = std::move(valid);
-  m_erase_count = std::move(erase_count);
-  m_modified = std::move(modified);
+  m_l2p = std::move(t.l2p);
+  m_p2l.assign(t.p2l);
+  m_valid = std::move(t.valid);
+  m_erase_count = std::move(t.erase_count);
+  m_modified = std::move(t.modified);
   m_state = std::move(state);
   m_dies = std::move(dies);
   m_index = std::move(index);
   m_fifo = std::move(fifo_order);
   m_sequence = sequence;
   m_stats = stats;
-  const std::string broken = check_invariants();
+  std::string broken = check_invariants();
+  if (broken.empty()) broken = check_positions(m_dies, m_geo, m_l2p, t.p2l);
   if (!broken.empty()) {
     *this = std::move(saved);
     corrupt("inconsistent state: " + broken);

@@ -9,6 +9,7 @@
 
 #include "controller/ftl/ftl.h"
 #include "model/core/rng.h"
+#include "image_test_support.h"
 #include "test_support.h"
 
 using namespace ssdlab;
@@ -167,8 +168,7 @@ TEST_CASE("FTL image: another geometry or a damaged stream is refused", "[ftl][i
     std::string bad = image;
     Lpn mapped = 0;
     while (ftl.lookup(mapped) == kUnmapped) ++mapped;
-    // Header: 8 magic + 4*2 + 7*4 + 8 + 8 + 4 = 64 bytes; then the L2P length (8) and entries.
-    const std::size_t entry = 64 + 8 + 4 * std::size_t(mapped);
+    const std::size_t entry = ssdlab::test::section_of(image, "L2P ").payload + 4 * std::size_t(mapped);
     bad[entry] = static_cast<char>(bad[entry] ^ 0x01);
     Ftl other(config);
     std::istringstream in(bad);

@@ -10,35 +10,21 @@
 
 #include "controller/ftl/ftl.h"
 #include "model/core/rng.h"
+#include "test/unit/image_test_support.h"
 #include "test/unit/test_support.h"
 
 using namespace ssdlab;
 using namespace ssdlab::test;
 
 namespace {
-// Byte offset of die `die`'s state record (see Ftl::save).
-std::size_t die_offset(const Ftl& ftl, std::uint32_t die, bool fifo) {
-  const Geometry& g = ftl.geometry();
-  std::size_t off = 64;
-  off += 8 + 4 * std::size_t(ftl.user_units());
-  off += 8 + 4 * std::size_t(g.total_units);
-  off += 2 * (8 + 4 * std::size_t(g.blocks)) + (8 + 8 * std::size_t(g.blocks)) + (8 + std::size_t(g.blocks));
-  for (std::uint32_t d = 0; d < die; ++d) {
-    off += 8 + 4 + 8 + 4 + (8 + 4 * std::size_t(g.blocks_per_die)) + 4 + 4 +
-           (8 + (fifo ? 4 * std::size_t(g.blocks_per_die) : 0)) + 4 + 4 + 8 + 4 + 8 + 8 + 8;
-  }
-  return off;
+// Payload offset of die `die`'s state record (see Ftl::save).
+std::size_t die_offset(const std::string& img, std::uint32_t die) {
+  const ImageSection s = section_of(img, "DIE ", die);
+  REQUIRE(s.payload > 0);
+  return s.payload;
 }
-template <class T>
-void poke(std::string& s, std::size_t off, T v) { std::memcpy(&s[off], &v, sizeof v); }
-template <class T>
-T peek(const std::string& s, std::size_t off) { T v; std::memcpy(&v, &s[off], sizeof v); return v; }
 // Offsets inside a die record.
-constexpr std::size_t kHostBlock = 0, kFreeRing = 24;
-std::size_t victim_off(const Ftl& ftl, bool fifo) {
-  const Geometry& g = ftl.geometry();
-  return kFreeRing + 8 + 4 * std::size_t(g.blocks_per_die) + 4 + 4 + 8 + (fifo ? 4 * std::size_t(g.blocks_per_die) : 0) + 4 + 4;
-}
+constexpr std::size_t kHostBlock = 0, kClosedCount = 32, kVictim = 36, kFreeRing = 72;
 // The one-die test drive after random unit writes.
 struct Written {
   DriveConfig config = small_drive(1, 1, 32, 32, 4096, 0.25);
@@ -58,13 +44,22 @@ std::int64_t first_closed(const Ftl& ftl, bool partly_valid) {
   }
   return -1;
 }
-// Loads `img` into a fresh FTL of `config`: it must be refused, and the FTL left untouched.
+// Loads `img` into a fresh FTL of `config`: it must be refused, and the FTL left untouched. The
+// damage is made without fixing the section's checksum: with checksums it is refused as damage,
+// without them (as a crafted image would be) by the range check named `what`.
 void require_refused(const DriveConfig& config, const std::string& img, const char* what) {
   Ftl ftl(config);
+  const std::string before = image_of(ftl);
+  {
+    std::istringstream in(img);
+    CHECK_THROWS_WITH(ftl.load(in), Catch::Contains("checksum mismatch"));
+  }
+  FtlLoadOptions unchecked;
+  unchecked.verify_checksums = false;
   std::istringstream in(img);
-  CHECK_THROWS_WITH(ftl.load(in), Catch::Contains(what));
+  CHECK_THROWS_WITH(ftl.load(in, unchecked), Catch::Contains(what));
   CHECK(ftl.check_invariants().empty());
-  CHECK(ftl.free_blocks_total() == ftl.geometry().blocks);
+  CHECK(image_of(ftl) == before);
 }
 }  // namespace
 
@@ -73,7 +68,7 @@ TEST_CASE("FTL image: a free ring naming a block twice is refused", "[ftl][image
   const DriveConfig config = small_drive(1, 1, 32, 32, 4096, 0.25);
   Ftl fresh(config);
   std::string img = image_of(fresh);
-  const std::size_t ring = die_offset(fresh, 0, false) + kFreeRing + 8;
+  const std::size_t ring = die_offset(img, 0) + kFreeRing;
   // Free ring of a fresh die: 0,1,2,...  Make it 0,0,2,...: block 1 is lost, block 0 listed twice.
   poke<std::uint32_t>(img, ring + 4, peek<std::uint32_t>(img, ring));
   require_refused(config, img, "twice");
@@ -86,12 +81,14 @@ TEST_CASE("FTL image: a GC victim that is a closed block still in the victim ind
   const std::int64_t closed = first_closed(aged, true);
   REQUIRE(closed >= 0);
   std::string img = image_of(aged);
-  const std::size_t v = die_offset(aged, 0, false) + victim_off(aged, false);
+  const std::size_t v = die_offset(img, 0) + kVictim;
   REQUIRE(peek<std::int64_t>(img, v) == -1);
   poke<std::int64_t>(img, v, closed);
-  poke<std::uint32_t>(img, v + 8, 0);   // victim_page
-  poke<std::uint64_t>(img, v + 12, 1);  // valid at start
-  poke<std::uint64_t>(img, v + 20, 1);  // invalid at start
+  const std::uint32_t upb = aged.geometry().units_per_block;
+  poke<std::uint32_t>(img, v + 8, 0);         // victim_page
+  poke<std::uint64_t>(img, v + 12, upb - 1);  // valid at start
+  poke<std::uint64_t>(img, v + 20, 1);        // invalid at start
+  poke<std::uint64_t>(img, v + 28, 0);        // credit
   require_refused(w.config, img, "not open");
 }
 
@@ -101,7 +98,7 @@ TEST_CASE("FTL image: an open host block that is a closed block is refused", "[f
   const std::int64_t closed = first_closed(aged, false);
   REQUIRE(closed >= 0);
   std::string img = image_of(aged);
-  const std::size_t h = die_offset(aged, 0, false) + kHostBlock;
+  const std::size_t h = die_offset(img, 0) + kHostBlock;
   poke<std::int64_t>(img, h, closed);
   poke<std::uint32_t>(img, h + 8, 0);
   require_refused(w.config, img, "not open");
@@ -112,7 +109,25 @@ TEST_CASE("FTL image: a victim-index hint above a non-empty bucket is refused", 
   const Ftl& aged = w.ftl;
   REQUIRE(aged.next_victim(0) >= 0);
   std::string img = image_of(aged);
-  const std::size_t hint = img.size() - 8 - 4 * aged.geometry().dies;  // die 0's hint, before the end marker
+  // Die 0's hint: the last field of the victim index, before its checksum and the end marker.
+  const std::size_t hint = img.size() - 8 - 8 - 4 * aged.geometry().dies;
   poke<std::uint32_t>(img, hint, aged.geometry().units_per_block + 1);
   require_refused(w.config, img, "hint");
+}
+
+TEST_CASE("FTL image: a greedy or cost-benefit image that names closed FIFO blocks is refused", "[ftl][image]") {
+  const auto policy = GENERATE(GcPolicyKind::kGreedy, GcPolicyKind::kCostBenefit);
+  CAPTURE(to_string(policy));
+  const DriveConfig config = small_drive(1, 1, 32, 32, 4096, 0.25, policy);
+  Ftl ftl(config);
+  FtlDriver drv(ftl);
+  Rng rng(3);
+  for (std::uint64_t i = 0; i < 2 * std::uint64_t(ftl.user_units()); ++i) drv.write(static_cast<Lpn>(rng.below(ftl.user_units())));
+  REQUIRE(first_closed(ftl, false) >= 0);
+  std::string img = image_of(ftl);
+  // The closed-block order is FIFO's alone: its count must be 0 here.
+  const std::size_t closed = die_offset(img, 0) + kClosedCount;
+  REQUIRE(peek<std::uint32_t>(img, closed) == 0);
+  poke<std::uint32_t>(img, closed, 5);
+  require_refused(config, img, "only FIFO GC keeps one");
 }
