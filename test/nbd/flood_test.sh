@@ -11,6 +11,10 @@ drive=$SRC/test/nbd/small-drive.yaml
 conn_mib=32
 server_mib=64
 slack_mib=32  # allocator slack, buffers being freed while the next are filled
+if [ -n "${SSDLAB_MEMORY_NOT_JUDGED:-}" ]; then
+  echo "memory not judged: $SSDLAB_MEMORY_NOT_JUDGED (every request must still be answered)"
+  slack_mib=100000
+fi
 
 start_server flood --drive "$drive" --pace none --max-connection-bytes ${conn_mib}MiB \
     --max-server-bytes ${server_mib}MiB || exit 1
