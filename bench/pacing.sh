@@ -30,6 +30,7 @@ printf '%-34s %3s %8s %9s %9s %8s %9s %9s %8s %9s %9s\n' drive run IOPS "wall me
 # one LABEL FILL_MIB ARGS...: a fresh server, FILL_MIB written, then QD1 random reads over them.
 one() {
   local label=$1 fill=$2; shift 2
+  rm -rf "$tmp/log" "$tmp/out"  # not the previous server's port
   "$ssdlab" serve "$@" --pace realtime --listen 127.0.0.1:0 --out "$tmp/out" > "$tmp/log" 2>&1 &
   pid=$!
   local port=
