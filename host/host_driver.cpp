@@ -4,6 +4,7 @@
 #include <stdexcept>
 #include <utility>
 
+#include "host/io_record.h"
 #include "nand/flash_if.h"
 
 namespace ssdlab {
@@ -97,32 +98,17 @@ void HostDriver::issue_more() {
 }
 
 void HostDriver::io_done(IoRequest* r) {
-  IoStats& s = *m_stats;
-  const Picos latency = r->completed_ps - r->issued_ps;
-  const std::uint64_t bytes = std::uint64_t(r->sectors) * kSectorBytes;
-  if (r->error) {
-    ++s.errors;
-  } else if (r->command == AtaCommand::kDataSetManagement) {
-    ++s.trims;
-  } else if (r->is_write()) {
-    if (!m_written.empty()) note_written(*r);
-    ++s.writes;
-    s.write_bytes += bytes;
-    m_counters.write_bytes += bytes;
-    s.write_latency_ps.record(latency);
-  } else {
-    ++s.reads;
-    s.read_bytes += bytes;
-    m_counters.read_bytes += bytes;
-    s.read_latency_ps.record(latency);
+  if (!r->error && r->command != AtaCommand::kDataSetManagement) {
+    const std::uint64_t bytes = std::uint64_t(r->sectors) * kSectorBytes;
+    if (r->is_write()) {
+      if (!m_written.empty()) note_written(*r);
+      m_counters.write_bytes += bytes;
+    } else {
+      m_counters.read_bytes += bytes;
+    }
   }
+  record_completion(*m_stats, *r, m_last_completed_seq);
   ++m_counters.ios;
-  if (r->seq < m_last_completed_seq) ++s.reordered;
-  if (r->seq > m_last_completed_seq) m_last_completed_seq = r->seq;
-  s.latency_ps.record(latency);
-  s.wait_tag_ps += r->tagged_ps - r->issued_ps;
-  s.in_drive_ps += r->completed_ps - r->tagged_ps;
-  s.last_complete_ps = r->completed_ps;
   --m_in_flight;
   m_free.push_back(r->id);
   issue_more();

@@ -44,9 +44,28 @@ struct Backend {
   virtual void submit(IoPtr io) = 0;
 };
 
+// What one client, or all of them, may make the server hold. A connection stops reading
+// requests (and so its clients' sockets fill up) while a limit is reached; nothing is refused.
+struct Limits {
+  // READ/WRITE payload bytes held for requests read and not yet answered (the buffers of
+  // requests in the drive and of replies not yet written), per connection and in all. A
+  // request larger than a bound is served alone: it waits until nothing else is held.
+  std::uint64_t connection_bytes = 64u << 20;
+  std::uint64_t server_bytes = 256u << 20;
+  std::uint32_t max_connections = 64;  // further connections are closed at once
+  // A client that has not finished negotiating (NBD_OPT_GO / EXPORT_NAME) by then is dropped.
+  std::chrono::milliseconds handshake_timeout{10000};
+  // accept() out of file descriptors (EMFILE, ENFILE) or memory: wait this long, try again.
+  std::chrono::milliseconds accept_retry{100};
+};
+
 struct ServerCounters {
   std::atomic<std::uint64_t> connections{0};        // accepted
   std::atomic<std::uint64_t> open_connections{0};
+  std::atomic<std::uint64_t> refused_connections{0};  // closed at once: max_connections reached
+  std::atomic<std::uint64_t> handshake_timeouts{0};
+  std::atomic<std::uint64_t> accept_backoffs{0};    // accept() out of descriptors: retried later
+  std::atomic<std::uint64_t> memory_waits{0};       // a request waited for in-flight bytes to drain
   std::atomic<std::uint64_t> bad_handshakes{0};     // closed during the handshake by the server
   std::atomic<std::uint64_t> rejected{0};           // requests answered with an error before the drive
   std::atomic<std::uint64_t> submitted{0};          // requests handed to the drive
@@ -58,7 +77,7 @@ struct ServerCounters {
 
 class Server {
  public:
-  Server(Export ex, Backend& backend);
+  Server(Export ex, Backend& backend, Limits limits = {});
   ~Server();
   Server(const Server&) = delete;
   Server& operator=(const Server&) = delete;
@@ -89,6 +108,7 @@ class Server {
 
   const Export& exported() const;
   const ServerCounters& counters() const;
+  const Limits& limits() const;
 
   struct Impl;
 

@@ -54,6 +54,17 @@ int sc_main(int argc, char** argv) {
   serve_cmd->add_option("--spin-us", serve.spin_us,
                         "realtime: microseconds busy-waited before each event instead of sleeping")
       ->capture_default_str();
+  serve_cmd->add_option("--max-connection-bytes", serve.max_connection_bytes,
+                        "READ/WRITE bytes one connection may have in flight; then its requests wait")
+      ->capture_default_str();
+  serve_cmd->add_option("--max-server-bytes", serve.max_server_bytes,
+                        "READ/WRITE bytes all connections together may have in flight")
+      ->capture_default_str();
+  serve_cmd->add_option("--max-connections", serve.max_connections, "further connections are closed at once")
+      ->capture_default_str();
+  serve_cmd->add_option("--handshake-timeout", serve.handshake_timeout_s,
+                        "seconds a client has to finish the NBD handshake")
+      ->capture_default_str();
 
   try {
     app.parse(argc, argv);

@@ -8,8 +8,8 @@
 namespace ssdlab {
 
 namespace {
-
 double us(double ps) { return ps / double(kPicosPerUs); }
+}  // namespace
 
 nlohmann::json latency_json(const Histogram& h) {
   return {{"mean", us(h.mean())},
@@ -18,6 +18,8 @@ nlohmann::json latency_json(const Histogram& h) {
           {"p999", us(double(h.quantile(0.999)))},
           {"max", us(double(h.max()))}};
 }
+
+namespace {
 
 nlohmann::json phase_json(const PhaseResult& r) {
   nlohmann::json j;

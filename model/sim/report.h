@@ -3,6 +3,7 @@
 #pragma once
 
 #include <iosfwd>
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <vector>
 
@@ -14,6 +15,9 @@ namespace ssdlab {
 
 std::string summary_json(const ScenarioSpec& scenario, const DriveConfig& config,
                          const std::vector<PhaseResult>& results);
+// A latency histogram (picoseconds) as summary.json writes it everywhere: microseconds,
+// keys mean p50 p99 p999 max.
+nlohmann::json latency_json(const Histogram& h);
 std::string timeseries_csv(const std::vector<Sample>& samples);
 void print_table(std::ostream& out, const std::vector<PhaseResult>& results);
 void print_phase_line(std::ostream& out, const PhaseResult& r);

@@ -5,6 +5,7 @@
 #include <sys/prctl.h>
 
 #include <algorithm>
+#include <cmath>
 #include <csignal>
 #include <filesystem>
 #include <fstream>
@@ -118,11 +119,30 @@ void run_unpaced(ServeBridge& bridge) {
 
 double us(double ps) { return ps / double(kPicosPerUs); }
 
-nlohmann::json latency_json(const Histogram& h) {
-  return {{"mean", us(h.mean())},
-          {"p50", us(double(h.quantile(0.50)))},
-          {"p99", us(double(h.quantile(0.99)))},
-          {"max", us(double(h.max()))}};
+// The command line's bounds on what clients may make the server hold; a bad one is refused
+// naming its option.
+nbd::Limits serve_limits(const ServeOptions& o) {
+  nbd::Limits l;
+  auto bytes = [](const std::string& option, const std::string& text) {
+    std::uint64_t v = 0;
+    try {
+      v = parse_size(text);
+    } catch (const std::invalid_argument& e) {
+      throw std::runtime_error(option + ": " + e.what());
+    }
+    if (v == 0) throw std::runtime_error(option + " must be above 0, got '" + text + "'");
+    return v;
+  };
+  l.connection_bytes = bytes("--max-connection-bytes", o.max_connection_bytes);
+  l.server_bytes = bytes("--max-server-bytes", o.max_server_bytes);
+  if (o.max_connections == 0) throw std::runtime_error("--max-connections must be at least 1");
+  l.max_connections = o.max_connections;
+  if (!(o.handshake_timeout_s > 0) || o.handshake_timeout_s > 86400) {
+    throw std::runtime_error("--handshake-timeout must be between 0 and 86400 seconds, got " +
+                             std::to_string(o.handshake_timeout_s));
+  }
+  l.handshake_timeout = std::chrono::milliseconds(std::max<long long>(1, std::llround(o.handshake_timeout_s * 1000)));
+  return l;
 }
 
 void write_file(const std::filesystem::path& path, const std::string& text) {
@@ -183,6 +203,14 @@ struct Session {
                          {"pace", options.pace},
                          {"export_bytes", config.controller.user_bytes},
                          {"connections", c.connections.load()},
+                         {"refused_connections", c.refused_connections.load()},
+                         {"handshake_timeouts", c.handshake_timeouts.load()},
+                         {"accept_backoffs", c.accept_backoffs.load()},
+                         {"memory_waits", c.memory_waits.load()},
+                         {"limits", {{"connection_bytes", server->limits().connection_bytes},
+                                     {"server_bytes", server->limits().server_bytes},
+                                     {"max_connections", server->limits().max_connections},
+                                     {"handshake_timeout_s", double(server->limits().handshake_timeout.count()) / 1e3}}},
                          {"bad_handshakes", c.bad_handshakes.load()},
                          {"rejected_requests", c.rejected.load()},
                          {"lost_mid_request", c.lost_mid_request.load()},
@@ -245,6 +273,7 @@ int run_serve(const ServeOptions& options) {
   if (options.pace != "realtime" && options.pace != "none") {
     throw std::runtime_error("--pace must be realtime or none, got '" + options.pace + "'");
   }
+  const nbd::Limits limits = serve_limits(options);
   const DriveConfig config = load_drive_config(options.drive_path, options.overrides);
   Pacer pacer(options.pace == "realtime");
   Ssd ssd("ssd", config, /*keep_data=*/true);
@@ -287,7 +316,7 @@ int run_serve(const ServeOptions& options) {
   ex.preferred_block = std::max<std::uint32_t>(4096, config.controller.mapping_unit_bytes);
   ex.max_block = 32u << 20;
   InboxBackend backend(bridge.inbox);
-  nbd::Server server(ex, backend);
+  nbd::Server server(ex, backend, limits);
   session.server = &server;
   if (!options.socket_path.empty()) {
     server.listen_unix(options.socket_path);

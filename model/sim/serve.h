@@ -20,6 +20,12 @@ struct ServeOptions {
   std::string out_dir = "results/serve";
   std::string export_name;                 // empty: the drive config's name
   double spin_us = 60;                     // realtime: spin this long before an event (idle drive)
+  // What clients may make the server hold (nbd::Limits): in-flight payload bytes per
+  // connection and in all, connections, seconds to finish the handshake.
+  std::string max_connection_bytes = "64MiB";
+  std::string max_server_bytes = "256MiB";
+  unsigned max_connections = 64;
+  double handshake_timeout_s = 10;
 };
 
 // Serves until SIGINT/SIGTERM; returns the exit status. Throws ConfigError for a bad config

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <thread>
 
+#include "host/io_record.h"
 #include "nand/flash_if.h"
 
 namespace ssdlab {
@@ -205,28 +206,9 @@ void ServeBridge::io_done(IoRequest* r) {
   const std::uint32_t slot = m_request_owner[r->id];
   Active& a = m_active[slot];
   a.error |= r->error;
-  // ATA-level statistics, recorded the way the scenario host driver records them.
-  if (r->command == AtaCommand::kReadFpdma || r->command == AtaCommand::kWriteFpdma) {
-    const Picos latency = r->completed_ps - r->issued_ps;
-    const std::uint64_t bytes = std::uint64_t(r->sectors) * kSectorBytes;
-    if (r->error) {
-      ++m_io.errors;
-    } else if (r->is_write()) {
-      ++m_io.writes;
-      m_io.write_bytes += bytes;
-      m_io.write_latency_ps.record(latency);
-    } else {
-      ++m_io.reads;
-      m_io.read_bytes += bytes;
-      m_io.read_latency_ps.record(latency);
-    }
-    if (r->seq < m_last_completed_seq) ++m_io.reordered;
-    m_last_completed_seq = std::max(m_last_completed_seq, r->seq);
-    m_io.latency_ps.record(latency);
-    m_io.wait_tag_ps += r->tagged_ps - r->issued_ps;
-    m_io.in_drive_ps += r->completed_ps - r->tagged_ps;
-    m_io.last_complete_ps = r->completed_ps;
-  }
+  // ATA-level statistics exactly as `ssdlab run` records them (FLUSH CACHE, which scenarios
+  // never issue, is not among them).
+  if (r->command != AtaCommand::kFlushCache) record_completion(m_io, *r, m_last_completed_seq);
   m_free_requests.push_back(r->id);
   if (--a.parts == 0) finish(slot);
 }

@@ -26,11 +26,15 @@ need() {  # need PROGRAM PACKAGE: skip the whole test (exit 77) when PROGRAM is 
 }
 
 # start_server NAME ARGS...: `ssdlab serve ARGS --listen 127.0.0.1:0 --out $TMP/NAME`, log in
-# $TMP/NAME.log; sets SERVER_PID, PORT and URI once it listens.
+# $TMP/NAME.log; sets SERVER_PID, PORT and URI once it listens. With FD_LIMIT set, the server
+# runs under `ulimit -n $FD_LIMIT`.
 start_server() {
   local name=$1; shift
   local log=$TMP/$name.log
-  "$SSDLAB" serve "$@" --listen 127.0.0.1:0 --out "$TMP/$name" > "$log" 2>&1 &
+  (
+    [ -z "${FD_LIMIT:-}" ] || ulimit -n "$FD_LIMIT"
+    exec "$SSDLAB" serve "$@" --listen 127.0.0.1:0 --out "$TMP/$name"
+  ) > "$log" 2>&1 &
   SERVER_PID=$!
   PORT=
   for _ in $(seq 200); do
@@ -63,6 +67,9 @@ cleanup() {
 
 # field FILE KEY: the value of the first `"KEY": value` in a JSON file (keys used are unique).
 field() { sed -n "s/.*\"$2\": \([^,]*\),\{0,1\}$/\1/p" "$1" | head -1; }
+
+# cpu_ticks PID: user + system CPU time of a process so far, in clock ticks.
+cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
 
 finish() {
   echo "$((checks - fails)) passed, $fails failed"

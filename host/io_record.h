@@ -1,0 +1,37 @@
+// One completed ATA command into a phase's IoStats: the single definition of what `ssdlab run`
+// (HostDriver) and `ssdlab serve` (ServeBridge) count, so their summaries mean the same.
+#pragma once
+
+#include "host/io_request.h"
+#include "model/core/io_stats.h"
+
+namespace ssdlab {
+
+// Errors; TRIMs (DATA SET MANAGEMENT); reads and writes with their bytes and latency; the
+// latency of every command, completions that overtook an earlier one (`last_completed_seq`
+// is the caller's running maximum), and where the time went.
+inline void record_completion(IoStats& s, const IoRequest& r, std::uint64_t& last_completed_seq) {
+  const Picos latency = r.completed_ps - r.issued_ps;
+  const std::uint64_t bytes = std::uint64_t(r.sectors) * kSectorBytes;
+  if (r.error) {
+    ++s.errors;
+  } else if (r.command == AtaCommand::kDataSetManagement) {
+    ++s.trims;
+  } else if (r.is_write()) {
+    ++s.writes;
+    s.write_bytes += bytes;
+    s.write_latency_ps.record(latency);
+  } else {
+    ++s.reads;
+    s.read_bytes += bytes;
+    s.read_latency_ps.record(latency);
+  }
+  if (r.seq < last_completed_seq) ++s.reordered;
+  if (r.seq > last_completed_seq) last_completed_seq = r.seq;
+  s.latency_ps.record(latency);
+  s.wait_tag_ps += r.tagged_ps - r.issued_ps;
+  s.in_drive_ps += r.completed_ps - r.tagged_ps;
+  s.last_complete_ps = r.completed_ps;
+}
+
+}  // namespace ssdlab
