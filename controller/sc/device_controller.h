@@ -78,7 +78,8 @@ class DeviceController : public sc_core::sc_module,
   PreconditionResult precondition(const PreconditionSpec& spec);
   // The FTL's mapping was replaced through ftl() (a saved mapping loaded): every translation
   // page that maps anything to flash is marked as on flash, so that a miss on it reads it.
-  // Runs at start_of_simulation too: a mapping loaded before the simulation needs no call.
+  // Runs at start_of_simulation too: a mapping loaded (or an FTL written) through ftl()
+  // before the simulation needs no call.
   void mapping_loaded();
 
   const Ftl& ftl() const { return m_ftl; }

@@ -44,6 +44,12 @@ void DeviceController::mapping_loaded() {
   }
 }
 
-void DeviceController::start_of_simulation() { mapping_loaded(); }
+void DeviceController::start_of_simulation() {
+  // The FTL may have been written through ftl() before the simulation (a mapping loaded, a
+  // drive aged directly): the translation-page operations its GC relocations implied were
+  // never timed work, so none is owed now.
+  m_ops.clear();
+  mapping_loaded();
+}
 
 }  // namespace ssdlab

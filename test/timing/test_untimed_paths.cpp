@@ -104,3 +104,19 @@ TEST_CASE("idle-time GC after fast preconditioning starts as after the host's la
   // touch, nothing left over from the preconditioning.
   CHECK(fast_idle.background_gc_ops <= 2 * slow_idle.background_gc_ops);
 }
+
+TEST_CASE("an FTL aged through ftl before the simulation starts leaves no flash work behind", "[timing][precondition][mapping_cache]") {
+  // As bench/ages its drives: the FTL written directly, GC relocations reaching the controller.
+  const DriveConfig config = small_cache_drive();
+  const Picos runtime = 200 * kPicosPerSec / 1000;
+  PhaseSpec read = job_phase("randread", RwMode::kRandRead, 4096, 32, percent(100), runtime);
+  ScenarioRunner aged("aged", scenario({read}), config);
+  PreconditionSpec spec;
+  spec.random_percent = 200;
+  precondition(aged.ssd.controller.ftl(), spec);
+  REQUIRE(aged.ssd.controller.ftl().stats().gc_units_copied > 0);
+  run_to_end({&aged});
+  const PhaseResult& r = aged.results()[0];
+  CHECK(r.seconds() < 1.1 * double(runtime) / double(kPicosPerSec));
+  CHECK(r.map_reads > r.io.reads / 2);  // the translation pages are on flash
+}
