@@ -83,6 +83,8 @@ class DeviceController : public sc_core::sc_module,
   void mapping_loaded();
 
   const Ftl& ftl() const { return m_ftl; }
+  // Changing the FTL through this is untimed and bypasses the mapping cache: do it before the
+  // simulation starts, or call mapping_loaded() after replacing the mapping.
   Ftl& ftl() { return m_ftl; }
   const WriteBuffer& buffer() const { return m_buffer; }
   const MappingCache& mapping_cache() const { return m_map_cache; }
