@@ -4,10 +4,6 @@
 
 namespace ssdlab {
 
-namespace {
-constexpr std::uint8_t kCached = 1, kDirty = 2, kOnFlash = 4;  // kOnFlash: written back at least once
-}
-
 MappingCache::MappingCache(std::uint64_t lpns, std::uint32_t entries_per_page, std::uint64_t capacity_pages)
     : m_entries_per_page(entries_per_page) {
   const std::uint64_t pages = (lpns + entries_per_page - 1) / entries_per_page;
@@ -26,6 +22,16 @@ void MappingCache::clear() {
   std::fill(m_flags.begin(), m_flags.end(), 0);
   m_head = m_tail = kNone;
   m_cached = 0;
+}
+
+void MappingCache::set_on_flash(std::uint64_t page) {
+  if (!m_unlimited) m_flags[page] |= kOnFlash;
+}
+
+std::vector<std::uint64_t> MappingCache::lru_order() const {
+  std::vector<std::uint64_t> order;
+  for (std::int64_t p = m_head; p != kNone; p = m_next[p]) order.push_back(static_cast<std::uint64_t>(p));
+  return order;
 }
 
 void MappingCache::unlink(std::uint64_t page) {

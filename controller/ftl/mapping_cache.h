@@ -25,19 +25,33 @@ class MappingCache {
 
   bool unlimited() const { return m_unlimited; }
   std::uint64_t translation_page(std::uint64_t lpn) const { return lpn / m_entries_per_page; }
+  std::uint32_t entries_per_page() const { return m_entries_per_page; }
   std::uint64_t pages() const { return m_prev.size(); }
 
   // Touches the translation page of `lpn` (marking it dirty for an update).
   Effect access(std::uint64_t lpn, bool update);
-  // Everything forgotten (secure erase: the table is rebuilt empty and fully cached... of
-  // nothing: all pages clean and uncached).
+  // Everything forgotten (secure erase: the table is rebuilt empty; every translation page is
+  // clean, uncached and holds nothing on flash).
   void clear();
+  // The table on flash holds `page` (it has mapped entries that were not put there through
+  // access(), as after loading a saved mapping): a later miss on it reads it from flash.
+  void set_on_flash(std::uint64_t page);
+
+  // State of one translation page (an unlimited cache holds every page, clean).
+  bool cached(std::uint64_t page) const { return m_unlimited || (m_flags[page] & kCached); }
+  bool dirty(std::uint64_t page) const { return !m_unlimited && (m_flags[page] & kDirty); }
+  bool on_flash(std::uint64_t page) const { return !m_unlimited && (m_flags[page] & kOnFlash); }
+  // The cached translation pages, most recently used first (limited cache only).
+  std::vector<std::uint64_t> lru_order() const;
 
   std::uint64_t hits() const { return m_hits; }
   std::uint64_t misses() const { return m_misses; }
   std::uint64_t write_backs() const { return m_write_backs; }
 
  private:
+  static constexpr std::uint8_t kCached = 1, kDirty = 2;
+  static constexpr std::uint8_t kOnFlash = 4;  // written back at least once
+
   void unlink(std::uint64_t page);
   void push_front(std::uint64_t page);
 
@@ -45,7 +59,7 @@ class MappingCache {
   std::uint32_t m_entries_per_page;
   std::uint64_t m_capacity;
   std::vector<std::int64_t> m_prev, m_next;  // LRU list over cached pages
-  std::vector<std::uint8_t> m_flags;         // bit 0 cached, bit 1 dirty
+  std::vector<std::uint8_t> m_flags;         // kCached | kDirty | kOnFlash
   std::int64_t m_head = kNone, m_tail = kNone;
   std::uint64_t m_cached = 0;
   std::uint64_t m_hits = 0, m_misses = 0, m_write_backs = 0;

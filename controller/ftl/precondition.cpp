@@ -9,7 +9,8 @@
 
 namespace ssdlab {
 
-PageWriter::PageWriter(Ftl& ftl) : m_ftl(ftl), m_upp(ftl.geometry().units_per_page) {
+PageWriter::PageWriter(Ftl& ftl, PagePlacedListener* listener)
+    : m_ftl(ftl), m_listener(listener), m_upp(ftl.geometry().units_per_page) {
   m_page.reserve(m_upp);
   m_ops.reserve(4 * std::size_t(ftl.geometry().pages_per_block) + 4);
 }
@@ -44,15 +45,16 @@ void PageWriter::write_page(const Lpn* lpns, std::uint32_t count) {
     m_ops.clear();
     if (m_ftl.place(die, lpns, count, 0, m_ops)) {
       m_written += count;
+      if (m_listener) m_listener->page_placed(lpns, count);
       return;
     }
   }
   throw std::runtime_error("no die can take a page (drive full of valid data?)");
 }
 
-PreconditionResult precondition(Ftl& ftl, const PreconditionSpec& spec) {
+PreconditionResult precondition(Ftl& ftl, const PreconditionSpec& spec, PagePlacedListener* listener) {
   const std::uint64_t units = ftl.user_units();
-  PageWriter placer(ftl);
+  PageWriter placer(ftl, listener);
   const auto fill = static_cast<std::uint64_t>(double(units) * spec.fill_percent / 100.0);
   for (std::uint64_t lpn = 0; lpn < fill && lpn < units; ++lpn) placer.write(static_cast<Lpn>(lpn));
   // The same order a `randwrite` job of bs = one mapping unit over the whole drive draws.

@@ -2,8 +2,9 @@
 // make, pushed straight through the FTL (buffer slot, then a page on the next die in
 // round-robin order), their NAND operations dropped. The mapping, valid counts, free blocks and
 // erase counts end as the timed path leaves them when that path makes the same placement
-// decisions (one page at a time, dies in order) - test/unit/test_precondition.cpp checks it
-// against a simulated run. Plain C++.
+// decisions (one page at a time, dies in order) - test/timing/test_precondition.cpp checks it
+// against a simulated run. On a drive, call DeviceController::precondition(), which also
+// keeps the controller's mapping cache. Plain C++.
 #pragma once
 
 #include <cstdint>
@@ -13,6 +14,15 @@
 
 namespace ssdlab {
 
+// Told of each host page PageWriter has placed, after the FTL's GC work for it (the
+// controller keeps its mapping cache as its own flush does).
+struct PagePlacedListener {
+  virtual void page_placed(const Lpn* lpns, std::uint32_t count) = 0;
+
+ protected:
+  ~PagePlacedListener() = default;
+};
+
 // Writes through the FTL as the controller does, without timing: each LPN takes a buffer slot,
 // and a page of units_per_page LPNs goes to the next die in round-robin order that can take
 // it. The NAND operations of the last page (GC work first, then its program) stay readable in
@@ -20,7 +30,7 @@ namespace ssdlab {
 // benchmarks.
 class PageWriter {
  public:
-  explicit PageWriter(Ftl& ftl);
+  explicit PageWriter(Ftl& ftl, PagePlacedListener* listener = nullptr);
   // Buffers one LPN; a full page is placed at once.
   void write(Lpn lpn);
   // Places the LPNs buffered so far as a (part-filled) page.
@@ -32,6 +42,7 @@ class PageWriter {
 
  private:
   Ftl& m_ftl;
+  PagePlacedListener* m_listener;
   std::uint32_t m_upp;
   std::vector<Lpn> m_page;
   OpList m_ops;
@@ -50,6 +61,7 @@ struct PreconditionResult {
 };
 
 // The drive must hold nothing in its write buffer (the FTL has no buffered entries).
-PreconditionResult precondition(Ftl& ftl, const PreconditionSpec& spec);
+// `listener` hears of every page placed (DeviceController::precondition() passes itself).
+PreconditionResult precondition(Ftl& ftl, const PreconditionSpec& spec, PagePlacedListener* listener = nullptr);
 
 }  // namespace ssdlab

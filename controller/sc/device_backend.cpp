@@ -181,7 +181,7 @@ void DeviceController::hold_background() {
 }
 
 void DeviceController::secure_erase() {
-  if (!quiescent()) throw std::logic_error("secure erase needs a quiescent drive");
+  if (!quiescent() || !m_ops.empty()) throw std::logic_error("secure erase needs a quiescent drive");
   m_buffer.clear();
   m_stage.clear();
   m_ftl.secure_erase();

@@ -148,12 +148,15 @@ void DeviceController::complete(std::uint8_t tag, bool error) {
   sdb.error = error;
   link->transmit(sdb);
   m_commands[tag].active = false;
-  if (--m_active_commands == 0 && m_config.controller.gc.idle_free_blocks > 0) {
-    if (m_idle_armed) m_timeline.cancel(*this, kIdleTimer);
-    m_idle_armed = true;
-    m_timeline.after(m_config.controller.gc.idle_delay_ps, *this, kIdleTimer);
-  }
+  if (--m_active_commands == 0) host_went_idle();
   check_quiescent();
+}
+
+void DeviceController::host_went_idle() {
+  if (m_config.controller.gc.idle_free_blocks == 0) return;
+  if (m_idle_armed) m_timeline.cancel(*this, kIdleTimer);
+  m_idle_armed = true;
+  m_timeline.after(m_config.controller.gc.idle_delay_ps, *this, kIdleTimer);
 }
 
 // ---- reads ---------------------------------------------------------------------------------

@@ -11,6 +11,7 @@
 
 #include "controller/ftl/ftl.h"
 #include "controller/ftl/mapping_cache.h"
+#include "controller/ftl/precondition.h"
 #include "controller/ftl/write_buffer.h"
 #include "controller/sc/sata_if.h"
 #include "model/core/config.h"
@@ -38,6 +39,7 @@ class DeviceController : public sc_core::sc_module,
                          public SataDeviceIf,
                          public FlashCompletionIf,
                          private FtlListener,
+                         private PagePlacedListener,
                          private TimerClient {
  public:
   sc_core::sc_port<FlashIf> flash;
@@ -62,12 +64,30 @@ class DeviceController : public sc_core::sc_module,
   }
   // Stop idle-time GC from issuing more work (before a secure erase, say).
   void hold_background();
-  // ATA SECURITY ERASE on a quiescent drive: buffer dropped, every block erased.
+  // ATA SECURITY ERASE on a quiescent drive: buffer dropped, every block erased, the
+  // mapping cache empty.
   void secure_erase();
 
+  // Work done without simulated time (device_untimed.cpp). Each leaves the drive as the timed
+  // path would: nothing queued for later, the mapping cache consistent with the mapping.
+  //
+  // Fast preconditioning of a quiescent drive with an empty buffer (precondition.h): the
+  // mapping cache goes through the same accesses as when the controller writes those pages,
+  // and their translation-page reads and write-backs are counted now (they are the fill's)
+  // but never executed. Afterwards the host counts as just gone idle (idle-time GC may start).
+  PreconditionResult precondition(const PreconditionSpec& spec);
+  // The FTL's mapping was replaced through ftl() (a saved mapping loaded): every translation
+  // page that maps anything to flash is marked as on flash, so that a miss on it reads it.
+  // Runs at start_of_simulation too: a mapping loaded (or an FTL written) through ftl()
+  // before the simulation needs no call.
+  void mapping_loaded();
+
   const Ftl& ftl() const { return m_ftl; }
+  // Changing the FTL through this is untimed and bypasses the mapping cache: do it before the
+  // simulation starts, or call mapping_loaded() after replacing the mapping.
   Ftl& ftl() { return m_ftl; }
   const WriteBuffer& buffer() const { return m_buffer; }
+  const MappingCache& mapping_cache() const { return m_map_cache; }
   const ControllerStats& stats() const { return m_stats; }
   std::uint64_t user_sectors() const { return m_user_sectors; }
   const PageStore* page_store() const { return m_store.get(); }
@@ -98,6 +118,10 @@ class DeviceController : public sc_core::sc_module,
 
   enum Timer : std::uint32_t { kCpuTimer, kIdleTimer };
   void on_timer(std::uint32_t what) override;
+  void start_of_simulation() override;
+  // No command left: idle-time GC starts after idle_delay unless one arrives.
+  void host_went_idle();
+  void page_placed(const Lpn* lpns, std::uint32_t count) override;
   // Commands (device_controller.cpp).
   void on_cpu_done();
   Picos cpu_cost(AtaCommand op);

@@ -102,7 +102,7 @@ void ScenarioRunner::run_phase(const PhaseSpec& phase, std::size_t index) {
       spec.fill_percent = phase.precondition.fill_percent;
       spec.random_percent = phase.precondition.random_percent;
       spec.seed = phase.precondition.seed_set ? phase.precondition.seed : m_scenario.seed * 1000003ULL + index;
-      precondition(ssd.controller.ftl(), spec);
+      ssd.controller.precondition(spec);
       break;
     }
     case PhaseKind::kIdle:

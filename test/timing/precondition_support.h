@@ -1,0 +1,46 @@
+// Fast preconditioning next to the simulated writes it stands for, for timing tests.
+#pragma once
+
+#include <initializer_list>
+#include <vector>
+
+#include <catch2/catch.hpp>
+
+#include "model/sim/scenario_runner.h"
+#include "timing_support.h"
+
+namespace ssdlab::test {
+
+inline PhaseSpec fast_precondition(double fill, double random, std::uint64_t seed) {
+  PhaseSpec fast;
+  fast.name = "precondition";
+  fast.kind = PhaseKind::kPrecondition;
+  fast.precondition.fill_percent = fill;
+  fast.precondition.random_percent = random;
+  fast.precondition.seed = seed;
+  fast.precondition.seed_set = true;
+  return fast;
+}
+
+// A secure erase, then the simulated writes fast_precondition(100, random, seed) stands for:
+// a sequential fill and random overwrites of one mapping unit at QD1.
+inline std::vector<PhaseSpec> simulated_precondition(double random, std::uint64_t seed) {
+  PhaseSpec fill = job_phase("fill", RwMode::kWrite, 4096, 1, percent(100));
+  PhaseSpec overwrite = job_phase("overwrite", RwMode::kRandWrite, 4096, 1, percent(100));
+  overwrite.job.io_size = percent(random);
+  overwrite.job.io_size_set = true;
+  overwrite.job.randseed = seed;
+  overwrite.job.randseed_set = true;
+  return {erase_phase(), fill, overwrite};
+}
+
+// Runs the simulation (every runner built so far) to its end; each must finish.
+inline void run_to_end(std::initializer_list<const ScenarioRunner*> runners) {
+  sc_core::sc_start();
+  for (const ScenarioRunner* r : runners) {
+    INFO(r->error());
+    REQUIRE(r->finished());
+  }
+}
+
+}  // namespace ssdlab::test
