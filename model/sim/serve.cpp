@@ -294,14 +294,18 @@ int run_serve(const ServeOptions& options) {
   session.bridge = &bridge;
 
   if (!options.image_path.empty()) {
+    std::vector<std::string> removed;
     if (std::filesystem::exists(options.image_path)) {
       const ImageInfo info = load_image(options.image_path, config, ssd.controller);
+      removed = info.removed_temporaries;
       std::printf("image %s restored: %llu blocks of data, %llu host units written before\n",
                   options.image_path.c_str(), static_cast<unsigned long long>(info.data_blocks),
                   static_cast<unsigned long long>(ssd.controller.ftl().stats().host_units_written));
     } else {
+      removed = remove_stale_temporaries(options.image_path);
       std::printf("image %s: new (saved on FLUSH and at shutdown)\n", options.image_path.c_str());
     }
+    for (const std::string& name : removed) std::printf("removed %s, left by a save that was killed\n", name.c_str());
   }
   std::filesystem::create_directories(options.out_dir);
   write_file(std::filesystem::path(options.out_dir) / "config.yaml", effective_config_yaml(config));

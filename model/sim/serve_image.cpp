@@ -103,32 +103,6 @@ std::string first_difference(const std::string& saved, const std::string& curren
   }
 }
 
-// PATH.tmp.PID files of savers that are no longer running (killed during a save). A PID that
-// is alive, or that kill() may not probe, keeps its file. (PIDs of another PID namespace sharing
-// the directory cannot be told apart.)
-std::vector<std::string> remove_stale_temporaries(const std::string& path) {
-  namespace fs = std::filesystem;
-  const fs::path image(path);
-  const fs::path dir = image.has_parent_path() ? image.parent_path() : fs::path(".");
-  const std::string prefix = image.filename().string() + ".tmp.";
-  std::vector<fs::path> stale;
-  std::error_code ec;
-  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
-    const std::string name = it->path().filename().string();
-    if (name.size() <= prefix.size() || name.compare(0, prefix.size(), prefix) != 0) continue;
-    const std::string digits = name.substr(prefix.size());
-    if (digits.size() > 9 || digits.find_first_not_of("0123456789") != std::string::npos) continue;
-    const long pid = std::stol(digits);
-    if (pid <= 0 || pid == long(::getpid())) continue;
-    if (::kill(static_cast<pid_t>(pid), 0) == 0 || errno != ESRCH) continue;
-    stale.push_back(it->path());
-  }
-  std::vector<std::string> removed;
-  for (const fs::path& p : stale) {
-    if (fs::remove(p, ec)) removed.push_back(p.string());
-  }
-  return removed;
-}
 
 void check_preamble(std::istream& in, const std::string& name) {
   char magic[8];
@@ -208,6 +182,33 @@ ImageInfo load_checked(std::istream& in, const std::string& name, const DriveCon
 }
 
 }  // namespace
+
+// PATH.tmp.PID files of savers that are no longer running (killed during a save). A PID that
+// is alive, or that kill() may not probe, keeps its file. (PIDs of another PID namespace sharing
+// the directory cannot be told apart.)
+std::vector<std::string> remove_stale_temporaries(const std::string& path) {
+  namespace fs = std::filesystem;
+  const fs::path image(path);
+  const fs::path dir = image.has_parent_path() ? image.parent_path() : fs::path(".");
+  const std::string prefix = image.filename().string() + ".tmp.";
+  std::vector<fs::path> stale;
+  std::error_code ec;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    if (name.size() <= prefix.size() || name.compare(0, prefix.size(), prefix) != 0) continue;
+    const std::string digits = name.substr(prefix.size());
+    if (digits.size() > 9 || digits.find_first_not_of("0123456789") != std::string::npos) continue;
+    const long pid = std::stol(digits);
+    if (pid <= 0 || pid == long(::getpid())) continue;
+    if (::kill(static_cast<pid_t>(pid), 0) == 0 || errno != ESRCH) continue;
+    stale.push_back(it->path());
+  }
+  std::vector<std::string> removed;
+  for (const fs::path& p : stale) {
+    if (fs::remove(p, ec)) removed.push_back(p.string());
+  }
+  return removed;
+}
 
 ImageInfo save_image(const std::string& path, const DriveConfig& config, const DeviceController& controller) {
   const PageStore* store = controller.page_store();

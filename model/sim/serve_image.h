@@ -39,6 +39,10 @@ struct ImageInfo {
   std::vector<std::string> removed_temporaries;  // stale FILE.tmp.PID of savers no longer alive
 };
 
+// Removes PATH.tmp.PID files left by savers that are no longer running (killed during a save);
+// returns their names. load_image and save_image call it; so does `serve` when PATH is new.
+std::vector<std::string> remove_stale_temporaries(const std::string& path);
+
 // Loads `path` into a drive that has not run yet. Throws ImageError.
 ImageInfo load_image(const std::string& path, const DriveConfig& config, DeviceController& controller);
 // Writes the image of a drained drive. Throws std::runtime_error (I/O) or ImageError (not drained).
