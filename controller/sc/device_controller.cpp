@@ -35,6 +35,7 @@ DeviceController::DeviceController(sc_core::sc_module_name name, const DriveConf
   if (keep_data) {
     m_store = std::make_unique<PageStore>(g);
     m_slot_data.assign(std::size_t(m_buffer.capacity()) * g.unit_bytes, 0);
+    m_read_scratch.assign(g.unit_bytes, 0);
   }
   if (keep_data || !m_map_cache.unlimited()) m_ftl.set_listener(this);
 }
@@ -178,13 +179,13 @@ void DeviceController::copy_read_data(const Command& c) {
   const std::uint32_t unit = m_ftl.geometry().unit_bytes;
   const std::uint64_t first_byte = c.lba * kSectorBytes;
   const std::uint64_t end_byte = first_byte + std::uint64_t(c.sectors) * kSectorBytes;
-  std::vector<std::uint8_t> scratch(unit);
+  std::uint8_t* scratch = m_read_scratch.data();
   for (std::uint32_t i = 0; i < c.units; ++i) {
     const std::uint64_t unit_start = std::uint64_t(c.first_lpn + i) * unit;
     const std::uint64_t from = std::max(unit_start, first_byte);
     const std::uint64_t to = std::min(unit_start + unit, end_byte);
-    fill_unit(c.first_lpn + i, scratch.data());
-    std::memcpy(c.host_data + (from - first_byte), scratch.data() + (from - unit_start), to - from);
+    fill_unit(c.first_lpn + i, scratch);
+    std::memcpy(c.host_data + (from - first_byte), scratch + (from - unit_start), to - from);
   }
 }
 

@@ -184,6 +184,7 @@ class DeviceController : public sc_core::sc_module,
   MappingCache m_map_cache;
   std::array<std::vector<NandOp>, kMaxTags> m_deferred;  // data reads waiting for translation pages
   std::vector<std::uint8_t> m_slot_data;  // buffer data, one mapping unit per slot (keep_data only)
+  std::vector<std::uint8_t> m_read_scratch;  // one mapping unit: a read's data is assembled here (keep_data only)
   std::uint64_t m_user_sectors;
   std::array<Command, kMaxTags> m_commands{};
   Ring<std::uint8_t> m_cpu_queue;
