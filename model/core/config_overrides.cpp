@@ -98,11 +98,14 @@ void apply_one(YAML::Node& root, const std::string& text, YamlSource& src) {
   if (path.empty()) fail_override(text, "expected key.path=value");
   if (!is_drive_key(path)) fail_override(text, path + ": unknown key" + suggest(path));
   YAML::Node value;
+  bool more = false;
+  YAML::Mark more_at = YAML::Mark::null_mark();
   try {
-    value = YAML::Load(text.substr(equals + 1));
+    value = first_document(text.substr(equals + 1), more, more_at);
   } catch (const YAML::Exception& e) {
     fail_override(text, path + ": syntax error: " + e.msg);
   }
+  if (more) fail_override(text, path + ": the value holds a second YAML document");
   if (!root.IsDefined() || root.IsNull()) root = YAML::Node(YAML::NodeType::Map);
   if (!root.IsMap()) src.fail(root, "", "expected a map at the top level");
 

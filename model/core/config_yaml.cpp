@@ -12,6 +12,9 @@
 #include <set>
 #include <sstream>
 
+#include <yaml-cpp/eventhandler.h>
+#include <yaml-cpp/parser.h>
+
 #include "model/core/config_loader.h"
 #include "model/core/units.h"
 
@@ -80,14 +83,29 @@ void YamlSource::mark_overridden(const std::string& path, const std::string& tex
 // Overrides first; then the line of the key naming `path` (a value may start on a later
 // line, or be empty); then the node's own position.
 std::string YamlSource::where(const YAML::Node& node, const std::string& path) const {
-  for (auto it = overridden_.rbegin(); it != overridden_.rend(); ++it)
-    if (is_under(path, it->first)) return "override '" + it->second + "'";
+  const std::string set_by = last_override({path});
+  if (!set_by.empty()) return set_by;
   const auto key_line = key_lines_.find(path);
   if (key_line != key_lines_.end()) return name_ + ":" + std::to_string(key_line->second + 1);
   YAML::Mark mark = YAML::Mark::null_mark();
   if (node.IsDefined()) mark = node.Mark();
   if (mark.is_null()) return path.empty() ? name_ + ":1" : name_;  // empty document
   return name_ + ":" + std::to_string(mark.line + 1);
+}
+
+std::string YamlSource::origin(const std::string& path) const {
+  const std::string set_by = last_override({path});
+  if (!set_by.empty()) return path + " from " + set_by;
+  const auto key_line = key_lines_.find(path);
+  if (key_line != key_lines_.end()) return path + " at " + name_ + ":" + std::to_string(key_line->second + 1);
+  return path + " (default)";
+}
+
+std::string YamlSource::last_override(const std::vector<std::string>& paths) const {
+  for (auto it = overridden_.rbegin(); it != overridden_.rend(); ++it)
+    for (const std::string& path : paths)
+      if (is_under(path, it->first)) return "override '" + it->second + "'";
+  return "";
 }
 
 void YamlSource::fail(const YAML::Node& node, const std::string& path,
@@ -106,14 +124,82 @@ void YamlSource::fail_absent(const YAML::Node& map, const std::string& map_path,
 
 void YamlSource::note_key_line(const std::string& path, int line) const { key_lines_[path] = line; }
 
-YAML::Node load_yaml(const std::string& text, const std::string& name) {
+namespace {
+
+// Notes whether a document holds anything but a bare null, and where its content starts.
+class DocumentProbe : public YAML::EventHandler {
+ public:
+  bool empty = true;
+  YAML::Mark mark = YAML::Mark::null_mark();  // of the content, or of the null
+  void OnDocumentStart(const YAML::Mark&) override {}
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark& m, YAML::anchor_t) override {
+    if (empty) mark = m;
+  }
+  void OnAlias(const YAML::Mark& m, YAML::anchor_t) override { note(m); }
+  void OnScalar(const YAML::Mark& m, const std::string&, YAML::anchor_t, const std::string&) override { note(m); }
+  void OnSequenceStart(const YAML::Mark& m, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {
+    note(m);
+  }
+  void OnSequenceEnd() override {}
+  void OnMapStart(const YAML::Mark& m, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {
+    note(m);
+  }
+  void OnMapEnd() override {}
+
+ private:
+  void note(const YAML::Mark& m) {
+    if (empty) mark = m;
+    empty = false;
+  }
+};
+
+// yaml-cpp 0.7's LoadAll loops forever (allocating) on a stray ',' at the top level: its
+// parser hands out empty documents without consuming the token. Documents are therefore read
+// one at a time, and at most this many.
+constexpr int kMaxDocuments = 64;
+
+}  // namespace
+
+YAML::Node first_document(const std::string& text, bool& more, YAML::Mark& more_at) {
+  more = false;
+  const YAML::Node first = YAML::Load(text);
+  std::istringstream in(text);
+  YAML::Parser parser(in);
+  DocumentProbe skipped;
+  if (!parser.HandleNextDocument(skipped)) return first;
+  DocumentProbe probe;
+  for (int i = 1; i < kMaxDocuments; ++i) {
+    probe = DocumentProbe();
+    if (!parser.HandleNextDocument(probe)) return first;
+    if (!probe.empty) {
+      more = true;
+      more_at = probe.mark;
+      return first;
+    }
+  }
+  // Only the stuck parser hands out that many empty documents.
+  throw YAML::ParserException(probe.mark, "the parser makes no progress (a ',' outside brackets?)");
+}
+
+// Every document is parsed (a syntax error after a "---" or "..." marker is still an error);
+// a second document that holds anything would otherwise be ignored silently.
+YAML::Node load_yaml(const std::string& text, const std::string& name, const std::string& holder) {
+  YAML::Node root;
+  bool more = false;
+  YAML::Mark more_at = YAML::Mark::null_mark();
   try {
-    return YAML::Load(text);
+    root = first_document(text, more, more_at);
   } catch (const YAML::Exception& e) {
     std::string location = name;
     if (!e.mark.is_null()) location += ":" + std::to_string(e.mark.line + 1);
     throw ConfigError(location + ": syntax error: " + e.msg);
   }
+  if (more)
+    throw ConfigError(name + (more_at.is_null() ? "" : ":" + std::to_string(more_at.line + 1)) +
+                      ": a second YAML document starts here (after a '---' or '...' line); " + holder +
+                      " holds one document");
+  return root;
 }
 
 std::string read_text_file(const std::string& path) {
