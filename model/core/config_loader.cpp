@@ -67,6 +67,7 @@ class DriveParser {
   void parse_page_times(const YAML::Node& nand, const char* key, std::array<Picos, 3>& out);
   void check_geometry();
   void parse_controller(const YAML::Node& node);
+  void parse_mapping_cache(const YAML::Node& controller);
   void parse_gc(const YAML::Node& controller);
   void check_mapping_unit(const YAML::Node& controller);
   void derive_capacity(const YAML::Node& controller);
@@ -213,18 +214,7 @@ void DriveParser::parse_controller(const YAML::Node& node) {
   if (node["write_cache"])
     ctl.write_cache = get_bool(src_, node["write_cache"], "controller.write_cache");
   if (node["trim"]) ctl.trim = get_bool(src_, node["trim"], "controller.trim");
-  if (const YAML::Node cache = node["mapping_cache"]) {
-    ctl.mapping_cache_bytes = get_size(src_, cache, "controller.mapping_cache");
-    if (ctl.mapping_cache_bytes != 0 && ctl.mapping_cache_bytes < c_.nand.page_size_bytes)
-      fail_cross(node, p, "mapping_cache", {"nand.page_size"},
-                 "must hold at least one translation page (" + format_size(c_.nand.page_size_bytes) +
-                     ") or be 0 for the whole table, got " + cache.Scalar());
-    // The table is at most 4 bytes a mapping unit: more cache than raw flash is a typo.
-    if (ctl.mapping_cache_bytes > c_.nand.raw_bytes())
-      fail_cross(node, p, "mapping_cache", kGeometryKeys,
-                 "must not exceed the raw capacity (" + format_size(c_.nand.raw_bytes()) + "), got " +
-                     cache.Scalar());
-  }
+  if (node["mapping_cache"]) parse_mapping_cache(node);
   ctl.max_transfer_bytes = kMaxTransferLimit;
   if (const YAML::Node max = node["max_transfer"]) {
     ctl.max_transfer_bytes = get_size(src_, max, "controller.max_transfer");
@@ -259,6 +249,20 @@ void DriveParser::parse_controller(const YAML::Node& node) {
     fail_cross(node, p, "write_buffer", plus({node["op"] ? "controller.op" : "controller.capacity"}, kGeometryKeys),
                "must not exceed the user capacity (" + format_size(ctl.user_bytes) + "), got " + buffer.Scalar());
   check_spare_blocks(node);
+}
+
+void DriveParser::parse_mapping_cache(const YAML::Node& controller) {
+  const YAML::Node cache = controller["mapping_cache"];
+  std::uint64_t& bytes = c_.controller.mapping_cache_bytes;
+  bytes = get_size(src_, cache, "controller.mapping_cache");
+  if (bytes != 0 && bytes < c_.nand.page_size_bytes)
+    fail_cross(controller, "controller", "mapping_cache", {"nand.page_size"},
+               "must hold at least one translation page (" + format_size(c_.nand.page_size_bytes) +
+                   ") or be 0 for the whole table, got " + cache.Scalar());
+  // The table is at most 4 bytes a mapping unit: more cache than raw flash is a typo.
+  if (bytes > c_.nand.raw_bytes())
+    fail_cross(controller, "controller", "mapping_cache", kGeometryKeys,
+               "must not exceed the raw capacity (" + format_size(c_.nand.raw_bytes()) + "), got " + cache.Scalar());
 }
 
 void DriveParser::parse_gc(const YAML::Node& node) {
