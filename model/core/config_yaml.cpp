@@ -5,6 +5,7 @@
 #include <cctype>
 #include <cerrno>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -72,6 +73,29 @@ std::uint64_t get_unit_value(const YamlSource& src, const YAML::Node& node, cons
   } catch (const std::invalid_argument& e) {
     src.fail(node, path, e.what());
   }
+}
+
+// Offset of the first byte that does not belong to well-formed UTF-8 (no overlong forms,
+// surrogates or code points above U+10FFFF), or npos.
+std::size_t invalid_utf8_at(const std::string& text) {
+  const auto byte = [&](std::size_t i) { return static_cast<unsigned char>(text[i]); };
+  for (std::size_t i = 0; i < text.size();) {
+    const unsigned char c = byte(i);
+    std::size_t length = 0;
+    unsigned char low = 0x80, high = 0xbf;  // allowed range of the second byte
+    if (c < 0x80) length = 1;
+    else if (c >= 0xc2 && c <= 0xdf) length = 2;
+    else if (c >= 0xe0 && c <= 0xef) length = 3, low = c == 0xe0 ? 0xa0 : 0x80, high = c == 0xed ? 0x9f : 0xbf;
+    else if (c >= 0xf0 && c <= 0xf4) length = 4, low = c == 0xf0 ? 0x90 : 0x80, high = c == 0xf4 ? 0x8f : 0xbf;
+    else return i;
+    if (i + length > text.size()) return i;
+    for (std::size_t k = 1; k < length; ++k) {
+      const unsigned char next = byte(i + k);
+      if (k == 1 ? next < low || next > high : next < 0x80 || next > 0xbf) return i;
+    }
+    i += length;
+  }
+  return std::string::npos;
 }
 
 }  // namespace
@@ -271,8 +295,17 @@ std::string get_scalar(const YamlSource& src, const YAML::Node& node, const std:
   return node.Scalar();
 }
 
+// Text goes into the effective config, reports and JSON: it must be UTF-8 (the YAML emitter
+// would write a stray byte as U+FFFD, and the config would not load back the same).
 std::string get_string(const YamlSource& src, const YAML::Node& node, const std::string& path) {
-  return get_scalar(src, node, path, "a string");
+  std::string text = get_scalar(src, node, path, "a string");
+  const std::size_t bad = invalid_utf8_at(text);
+  if (bad != std::string::npos) {
+    char hex[8];
+    std::snprintf(hex, sizeof hex, "0x%02x", static_cast<unsigned char>(text[bad]));
+    src.fail(node, path, std::string("expected UTF-8 text, got the byte ") + hex + " at offset " + std::to_string(bad));
+  }
+  return text;
 }
 
 std::uint64_t get_uint(const YamlSource& src, const YAML::Node& node, const std::string& path,

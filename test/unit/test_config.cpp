@@ -557,3 +557,16 @@ TEST_CASE("a stray comma in a drive config is an error and not a hang", "[config
   CHECK_THAT(error_of(","), Catch::StartsWith("x.yaml:") && Catch::Contains("syntax error"));
   CHECK_THAT(error_of(kBase, {"controller.op=,"}), Catch::StartsWith("override 'controller.op=,': controller.op:"));
 }
+
+// Found by fuzz_drive_config: a name with a byte that is not UTF-8 loaded, but the effective
+// config wrote it as U+FFFD, so it did not load back to the same config (and JSON reports
+// cannot hold it). Text values must be UTF-8.
+TEST_CASE("text values must be valid UTF-8", "[config][limits]") {
+  CHECK(error_of(with("name: test", "name: \xc0test")) ==
+        "x.yaml:1: name: expected UTF-8 text, got the byte 0xc0 at offset 0");
+  CHECK(error_of(kBase + "description: \"ok \xe2\x82\"\n") ==
+        "x.yaml:16: description: expected UTF-8 text, got the byte 0xe2 at offset 3");
+  const DriveConfig utf8 = parse(with("name: test", "name: \"t\xc3\xa9st \xe2\x82\xac\""));
+  CHECK(utf8.name == "t\xc3\xa9st \xe2\x82\xac");
+  CHECK(parse_drive_config(effective_config_yaml(utf8), "e.yaml").name == utf8.name);
+}
