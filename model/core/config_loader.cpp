@@ -419,9 +419,9 @@ DriveConfig parse_drive_config(const std::string& yaml_text, const std::string& 
                                const std::vector<std::string>& overrides) {
   YamlSource src(source_name);
   YAML::Node root = load_yaml(yaml_text, source_name, "a drive config");
-  apply_drive_overrides(root, overrides, src);
   DriveConfig config;
   try {
+    apply_drive_overrides(root, overrides, src);
     config = DriveParser(src).parse(root);
   } catch (const YAML::Exception& e) {  // safety net: should not happen
     throw ConfigError(source_name + ":" + std::to_string(e.mark.line + 1) + ": " + e.msg);

@@ -63,10 +63,12 @@ std::string suggest(const std::string& path) {
 
 // The page types of the cell named in the document (all three if it names none we know).
 std::vector<std::string> document_page_types(const YAML::Node& root) {
+  // A missing key is an invalid node that throws on IsMap()/IsScalar(): test IsDefined first.
   const YAML::Node& const_root = root;
-  if (const_root.IsMap() && const_root["nand"].IsMap()) {
-    const YAML::Node cell = const_root["nand"]["cell"];
-    if (cell.IsScalar()) {
+  const YAML::Node nand = const_root.IsMap() ? const_root["nand"] : YAML::Node();
+  if (nand.IsDefined() && nand.IsMap()) {
+    const YAML::Node cell = nand["cell"];
+    if (cell.IsDefined() && cell.IsScalar()) {
       const std::string name = lowercase(cell.Scalar());
       if (name == "slc") return page_type_keys(1);
       if (name == "mlc") return page_type_keys(2);

@@ -570,3 +570,12 @@ TEST_CASE("text values must be valid UTF-8", "[config][limits]") {
   CHECK(utf8.name == "t\xc3\xa9st \xe2\x82\xac");
   CHECK(parse_drive_config(effective_config_yaml(utf8), "e.yaml").name == utf8.name);
 }
+
+// Found by fuzz_drive_config: an override of one page type's timing in a config without
+// nand.cell threw yaml-cpp's InvalidNode (a bare "invalid node; first invalid key" message)
+// instead of the missing-key error.
+TEST_CASE("a per-type timing override on a config without a cell reports the missing cell", "[config][limits]") {
+  const std::string no_cell = with("  cell: MLC\n", "");
+  CHECK(error_of(no_cell, {"nand.t_read.msb=70us"}) == "x.yaml:2: nand.cell: required key missing");
+  CHECK(error_of(no_cell, {"nand.t_prog.lsb=70us"}) == "x.yaml:2: nand.cell: required key missing");
+}
