@@ -36,6 +36,16 @@ std::uint64_t user_bytes_for_op(std::uint64_t raw, double op, std::uint64_t mapp
   src.fail_absent(map, map_path, path, message);
 }
 
+// The keys that make up the raw capacity.
+const std::vector<std::string> kGeometryKeys = {"nand.channels",        "nand.dies_per_channel",
+                                                "nand.planes_per_die",  "nand.blocks_per_plane",
+                                                "nand.pages_per_block", "nand.page_size"};
+
+std::vector<std::string> plus(std::vector<std::string> keys, const std::vector<std::string>& more) {
+  keys.insert(keys.end(), more.begin(), more.end());
+  return keys;
+}
+
 std::string fraction_text(double value) {
   char buffer[64];
   for (int precision = 1; precision <= 17; ++precision) {
@@ -55,19 +65,24 @@ class DriveParser {
                     std::uint32_t min, std::uint32_t max, bool required, std::uint32_t fallback);
   void parse_nand(const YAML::Node& node);
   void parse_page_times(const YAML::Node& nand, const char* key, std::array<Picos, 3>& out);
-  void check_geometry(const YAML::Node& nand);
+  void check_geometry();
   void parse_controller(const YAML::Node& node);
+  void parse_mapping_cache(const YAML::Node& controller);
   void parse_gc(const YAML::Node& controller);
   void check_mapping_unit(const YAML::Node& controller);
   void derive_capacity(const YAML::Node& controller);
   void check_spare_blocks(const YAML::Node& controller);
   void parse_host(const YAML::Node& node);
+  [[noreturn]] void fail_cross(const YAML::Node& map, const std::string& map_path, const char* key,
+                               const std::vector<std::string>& others, const std::string& message) const;
 
   const YamlSource& src_;
+  YAML::Node root_;
   DriveConfig c_;
 };
 
 DriveConfig DriveParser::parse(const YAML::Node& root) {
+  root_ = root;
   check_map(src_, root, "", drive_keys(""));
   c_.name = get_string(src_, require(src_, root, "", "name"), "name");
   if (c_.name.empty()) src_.fail(root["name"], "name", "must not be empty");
@@ -76,6 +91,20 @@ DriveConfig DriveParser::parse(const YAML::Node& root) {
   parse_controller(require(src_, root, "", "controller"));
   if (root["host"]) parse_host(root["host"]);
   return c_;
+}
+
+// An error about `key` of `map` that follows from `others` too: it names every key involved
+// with where its value came from, and is located at the last override that set any of them,
+// else at `key` (as fail_key).
+void DriveParser::fail_cross(const YAML::Node& map, const std::string& map_path, const char* key,
+                             const std::vector<std::string>& others, const std::string& message) const {
+  const std::string path = join_path(map_path, key);
+  const std::vector<std::string> involved = plus({path}, others);
+  std::string text = message + "; keys involved:";
+  for (std::size_t i = 0; i < involved.size(); ++i) text += (i ? ", " : " ") + src_.origin(involved[i]);
+  const std::string blamed = src_.last_override(involved);
+  if (!blamed.empty()) throw ConfigError(blamed + ": " + path + ": " + text);
+  fail_key(src_, map, map_path, key, text);
 }
 
 std::uint32_t DriveParser::u32(const YAML::Node& map, const char* key, const std::string& path,
@@ -124,7 +153,7 @@ void DriveParser::parse_nand(const YAML::Node& node) {
   n.bus_bytes_per_s = get_bytes_per_s(src_, bus, "nand.bus_rate");
   if (n.bus_bytes_per_s == 0) src_.fail(bus, "nand.bus_rate", "must be > 0");
   if (node["t_cmd"]) n.t_cmd_ps = get_duration(src_, node["t_cmd"], "nand.t_cmd");
-  check_geometry(node);
+  check_geometry();
 }
 
 void DriveParser::parse_page_times(const YAML::Node& nand, const char* key,
@@ -157,16 +186,16 @@ void DriveParser::parse_page_times(const YAML::Node& nand, const char* key,
     out[i] = get_duration(src_, require(src_, node, path, types[i]), join_path(path, types[i]));
 }
 
-void DriveParser::check_geometry(const YAML::Node& nand) {
+void DriveParser::check_geometry() {
   const NandConfig& n = c_.nand;
   using u128 = unsigned __int128;
   const u128 dies = u128(n.channels) * n.dies_per_channel;
   const u128 blocks_per_die = u128(n.planes_per_die) * n.blocks_per_plane;
   if (dies > kU32Max || blocks_per_die > kU32Max)
-    src_.fail(nand, "nand", "geometry too large: dies or blocks per die exceed 32 bits");
+    fail_cross(root_, "", "nand", kGeometryKeys, "geometry too large: dies or blocks per die exceed 32 bits");
   const u128 raw = dies * blocks_per_die * n.pages_per_block * n.page_size_bytes;
   if (raw > std::numeric_limits<std::uint64_t>::max())
-    src_.fail(nand, "nand", "geometry too large: raw capacity does not fit in 64 bits");
+    fail_cross(root_, "", "nand", kGeometryKeys, "geometry too large: raw capacity does not fit in 64 bits");
 }
 
 void DriveParser::parse_controller(const YAML::Node& node) {
@@ -185,13 +214,7 @@ void DriveParser::parse_controller(const YAML::Node& node) {
   if (node["write_cache"])
     ctl.write_cache = get_bool(src_, node["write_cache"], "controller.write_cache");
   if (node["trim"]) ctl.trim = get_bool(src_, node["trim"], "controller.trim");
-  if (const YAML::Node cache = node["mapping_cache"]) {
-    ctl.mapping_cache_bytes = get_size(src_, cache, "controller.mapping_cache");
-    if (ctl.mapping_cache_bytes != 0 && ctl.mapping_cache_bytes < c_.nand.page_size_bytes)
-      src_.fail(cache, "controller.mapping_cache",
-                "must hold at least one translation page (" + format_size(c_.nand.page_size_bytes) +
-                    ") or be 0 for the whole table, got " + cache.Scalar());
-  }
+  if (node["mapping_cache"]) parse_mapping_cache(node);
   ctl.max_transfer_bytes = kMaxTransferLimit;
   if (const YAML::Node max = node["max_transfer"]) {
     ctl.max_transfer_bytes = get_size(src_, max, "controller.max_transfer");
@@ -208,20 +231,38 @@ void DriveParser::parse_controller(const YAML::Node& node) {
   if (!node["max_transfer"]) {
     ctl.max_transfer_bytes = std::min<std::uint64_t>(kMaxTransferLimit, ctl.write_buffer_bytes / kSectorBytes * kSectorBytes);
   } else if (ctl.max_transfer_bytes > ctl.write_buffer_bytes) {
-    src_.fail(node["max_transfer"], "controller.max_transfer",
-              "must not exceed the write buffer (" + format_size(ctl.write_buffer_bytes) + "), got " +
-                  node["max_transfer"].Scalar());
+    fail_cross(node, p, "max_transfer", {"controller.write_buffer"},
+               "must not exceed the write buffer (" + format_size(ctl.write_buffer_bytes) + "), got " +
+                   node["max_transfer"].Scalar());
   }
   if (ctl.write_buffer_bytes < c_.nand.page_size_bytes)
-    src_.fail(buffer, "controller.write_buffer",
-              "must hold at least one NAND page (" + format_size(c_.nand.page_size_bytes) +
-                  "), got " + buffer.Scalar());
+    fail_cross(node, p, "write_buffer", {"nand.page_size"},
+               "must hold at least one NAND page (" + format_size(c_.nand.page_size_bytes) + "), got " +
+                   buffer.Scalar());
   if (ctl.write_buffer_bytes % ctl.mapping_unit_bytes != 0)
-    src_.fail(buffer, "controller.write_buffer",
-              "must be a multiple of the mapping unit (" + format_size(ctl.mapping_unit_bytes) +
-                  "), got " + buffer.Scalar());
+    fail_cross(node, p, "write_buffer", {"controller.mapping_unit"},
+               "must be a multiple of the mapping unit (" + format_size(ctl.mapping_unit_bytes) + "), got " +
+                   buffer.Scalar());
   derive_capacity(node);
+  // The buffer is allocated whole (with its data under `serve`): no larger than the drive.
+  if (ctl.write_buffer_bytes > ctl.user_bytes)
+    fail_cross(node, p, "write_buffer", plus({node["op"] ? "controller.op" : "controller.capacity"}, kGeometryKeys),
+               "must not exceed the user capacity (" + format_size(ctl.user_bytes) + "), got " + buffer.Scalar());
   check_spare_blocks(node);
+}
+
+void DriveParser::parse_mapping_cache(const YAML::Node& controller) {
+  const YAML::Node cache = controller["mapping_cache"];
+  std::uint64_t& bytes = c_.controller.mapping_cache_bytes;
+  bytes = get_size(src_, cache, "controller.mapping_cache");
+  if (bytes != 0 && bytes < c_.nand.page_size_bytes)
+    fail_cross(controller, "controller", "mapping_cache", {"nand.page_size"},
+               "must hold at least one translation page (" + format_size(c_.nand.page_size_bytes) +
+                   ") or be 0 for the whole table, got " + cache.Scalar());
+  // The table is at most 4 bytes a mapping unit: more cache than raw flash is a typo.
+  if (bytes > c_.nand.raw_bytes())
+    fail_cross(controller, "controller", "mapping_cache", kGeometryKeys,
+               "must not exceed the raw capacity (" + format_size(c_.nand.raw_bytes()) + "), got " + cache.Scalar());
 }
 
 void DriveParser::parse_gc(const YAML::Node& node) {
@@ -247,7 +288,7 @@ void DriveParser::parse_gc(const YAML::Node& node) {
     gc.idle_delay_ps = get_duration(src_, node["idle_delay"], "controller.gc.idle_delay");
   gc.idle_free_blocks = u32(node, "idle_free_blocks", p, 0, kU32Max - 2, false, 0);
   if (gc.free_blocks_high <= gc.free_blocks_low)
-    fail_key(src_, node, "controller.gc", "free_blocks_high",
+    fail_cross(node, "controller.gc", "free_blocks_high", {"controller.gc.free_blocks_low"},
              "thresholds inverted: free_blocks_high (" + std::to_string(gc.free_blocks_high) +
                  ") must be greater than free_blocks_low (" + std::to_string(gc.free_blocks_low) +
                  ")");
@@ -263,13 +304,12 @@ void DriveParser::check_mapping_unit(const YAML::Node& controller) {
     fail_key(src_, controller, "controller", "mapping_unit",
              "must be a power of two and a multiple of 512 bytes, got " + text);
   if (c_.nand.page_size_bytes % unit != 0)
-    fail_key(
-        src_, controller, "controller", "mapping_unit",
-        text + " does not divide nand.page_size (" + format_size(c_.nand.page_size_bytes) + ")");
+    fail_cross(controller, "controller", "mapping_unit", {"nand.page_size"},
+               text + " does not divide nand.page_size (" + format_size(c_.nand.page_size_bytes) + ")");
   ctl.mapping_unit_bytes = static_cast<std::uint32_t>(unit);
   const std::uint64_t units = c_.nand.raw_bytes() / unit;
   if (units > kMaxMappingUnits)
-    fail_key(src_, controller, "controller", "mapping_unit",
+    fail_cross(controller, "controller", "mapping_unit", kGeometryKeys,
              "geometry too large for 31-bit unit addresses: " + std::to_string(units) +
                  " mapping units of " + format_size(unit) + " (limit " +
                  std::to_string(kMaxMappingUnits) + "); use a larger mapping_unit");
@@ -293,7 +333,8 @@ void DriveParser::derive_capacity(const YAML::Node& controller) {
       src_.fail(op, "controller.op", "must be >= 0 and < 1, got " + op.Scalar());
     ctl.user_bytes = user_bytes_for_op(raw, ctl.op, ctl.mapping_unit_bytes);
     if (ctl.user_bytes == 0)
-      src_.fail(op, "controller.op", "leaves no user capacity (raw " + format_size(raw) + ")");
+      fail_cross(controller, "controller", "op", plus({"controller.mapping_unit"}, kGeometryKeys),
+                 "leaves no user capacity (raw " + format_size(raw) + ")");
     return;
   }
   const std::string path = "controller.capacity";
@@ -303,9 +344,8 @@ void DriveParser::derive_capacity(const YAML::Node& controller) {
               "capacity " + capacity.Scalar() + " is not a whole number of 512-byte sectors");
   if (bytes == 0) src_.fail(capacity, path, "must be > 0");
   if (bytes > raw)
-    src_.fail(
-        capacity, path,
-        "capacity " + capacity.Scalar() + " exceeds the raw capacity (" + format_size(raw) + ")");
+    fail_cross(controller, "controller", "capacity", kGeometryKeys,
+               "capacity " + capacity.Scalar() + " exceeds the raw capacity (" + format_size(raw) + ")");
   ctl.user_bytes = bytes;
   ctl.op = 1.0 - static_cast<double>(bytes) / static_cast<double>(raw);
 }
@@ -321,8 +361,6 @@ void DriveParser::check_spare_blocks(const YAML::Node& controller) {
   const std::uint64_t needed = per_die * n.dies();
   if (spare >= needed) return;
   const bool by_op = static_cast<bool>(controller["op"]);
-  const std::string path = by_op ? "controller.op" : "controller.capacity";
-  const YAML::Node node = controller[by_op ? "op" : "capacity"];
   std::string message = "not enough spare blocks for garbage collection: " + std::to_string(spare) +
                         " spare blocks (" + std::to_string(spare / n.dies()) +
                         " per die), but each die needs " +
@@ -335,7 +373,8 @@ void DriveParser::check_spare_blocks(const YAML::Node& controller) {
     message += "; use op >= " + fraction_text(min_op) +
                " (capacity <= " + format_size((blocks - needed) * block_bytes) + ")";
   }
-  src_.fail(node, path, message);
+  fail_cross(controller, "controller", by_op ? "op" : "capacity",
+             plus({"controller.gc.free_blocks_high"}, kGeometryKeys), message);
 }
 
 void DriveParser::parse_host(const YAML::Node& node) {
@@ -379,10 +418,10 @@ std::string comment_safe(std::string text) {
 DriveConfig parse_drive_config(const std::string& yaml_text, const std::string& source_name,
                                const std::vector<std::string>& overrides) {
   YamlSource src(source_name);
-  YAML::Node root = load_yaml(yaml_text, source_name);
-  apply_drive_overrides(root, overrides, src);
+  YAML::Node root = load_yaml(yaml_text, source_name, "a drive config");
   DriveConfig config;
   try {
+    apply_drive_overrides(root, overrides, src);
     config = DriveParser(src).parse(root);
   } catch (const YAML::Exception& e) {  // safety net: should not happen
     throw ConfigError(source_name + ":" + std::to_string(e.mark.line + 1) + ": " + e.msg);

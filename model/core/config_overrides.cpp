@@ -63,10 +63,12 @@ std::string suggest(const std::string& path) {
 
 // The page types of the cell named in the document (all three if it names none we know).
 std::vector<std::string> document_page_types(const YAML::Node& root) {
+  // A missing key is an invalid node that throws on IsMap()/IsScalar(): test IsDefined first.
   const YAML::Node& const_root = root;
-  if (const_root.IsMap() && const_root["nand"].IsMap()) {
-    const YAML::Node cell = const_root["nand"]["cell"];
-    if (cell.IsScalar()) {
+  const YAML::Node nand = const_root.IsMap() ? const_root["nand"] : YAML::Node();
+  if (nand.IsDefined() && nand.IsMap()) {
+    const YAML::Node cell = nand["cell"];
+    if (cell.IsDefined() && cell.IsScalar()) {
       const std::string name = lowercase(cell.Scalar());
       if (name == "slc") return page_type_keys(1);
       if (name == "mlc") return page_type_keys(2);
@@ -98,11 +100,14 @@ void apply_one(YAML::Node& root, const std::string& text, YamlSource& src) {
   if (path.empty()) fail_override(text, "expected key.path=value");
   if (!is_drive_key(path)) fail_override(text, path + ": unknown key" + suggest(path));
   YAML::Node value;
+  bool more = false;
+  YAML::Mark more_at = YAML::Mark::null_mark();
   try {
-    value = YAML::Load(text.substr(equals + 1));
+    value = first_document(text.substr(equals + 1), more, more_at);
   } catch (const YAML::Exception& e) {
     fail_override(text, path + ": syntax error: " + e.msg);
   }
+  if (more) fail_override(text, path + ": the value holds a second YAML document");
   if (!root.IsDefined() || root.IsNull()) root = YAML::Node(YAML::NodeType::Map);
   if (!root.IsMap()) src.fail(root, "", "expected a map at the top level");
 

@@ -5,12 +5,16 @@
 #include <cctype>
 #include <cerrno>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <limits>
 #include <set>
 #include <sstream>
+
+#include <yaml-cpp/eventhandler.h>
+#include <yaml-cpp/parser.h>
 
 #include "model/core/config_loader.h"
 #include "model/core/units.h"
@@ -71,6 +75,29 @@ std::uint64_t get_unit_value(const YamlSource& src, const YAML::Node& node, cons
   }
 }
 
+// Offset of the first byte that does not belong to well-formed UTF-8 (no overlong forms,
+// surrogates or code points above U+10FFFF), or npos.
+std::size_t invalid_utf8_at(const std::string& text) {
+  const auto byte = [&](std::size_t i) { return static_cast<unsigned char>(text[i]); };
+  for (std::size_t i = 0; i < text.size();) {
+    const unsigned char c = byte(i);
+    std::size_t length = 0;
+    unsigned char low = 0x80, high = 0xbf;  // allowed range of the second byte
+    if (c < 0x80) length = 1;
+    else if (c >= 0xc2 && c <= 0xdf) length = 2;
+    else if (c >= 0xe0 && c <= 0xef) length = 3, low = c == 0xe0 ? 0xa0 : 0x80, high = c == 0xed ? 0x9f : 0xbf;
+    else if (c >= 0xf0 && c <= 0xf4) length = 4, low = c == 0xf0 ? 0x90 : 0x80, high = c == 0xf4 ? 0x8f : 0xbf;
+    else return i;
+    if (i + length > text.size()) return i;
+    for (std::size_t k = 1; k < length; ++k) {
+      const unsigned char next = byte(i + k);
+      if (k == 1 ? next < low || next > high : next < 0x80 || next > 0xbf) return i;
+    }
+    i += length;
+  }
+  return std::string::npos;
+}
+
 }  // namespace
 
 void YamlSource::mark_overridden(const std::string& path, const std::string& text) {
@@ -80,14 +107,29 @@ void YamlSource::mark_overridden(const std::string& path, const std::string& tex
 // Overrides first; then the line of the key naming `path` (a value may start on a later
 // line, or be empty); then the node's own position.
 std::string YamlSource::where(const YAML::Node& node, const std::string& path) const {
-  for (auto it = overridden_.rbegin(); it != overridden_.rend(); ++it)
-    if (is_under(path, it->first)) return "override '" + it->second + "'";
+  const std::string set_by = last_override({path});
+  if (!set_by.empty()) return set_by;
   const auto key_line = key_lines_.find(path);
   if (key_line != key_lines_.end()) return name_ + ":" + std::to_string(key_line->second + 1);
   YAML::Mark mark = YAML::Mark::null_mark();
   if (node.IsDefined()) mark = node.Mark();
   if (mark.is_null()) return path.empty() ? name_ + ":1" : name_;  // empty document
   return name_ + ":" + std::to_string(mark.line + 1);
+}
+
+std::string YamlSource::origin(const std::string& path) const {
+  const std::string set_by = last_override({path});
+  if (!set_by.empty()) return path + " from " + set_by;
+  const auto key_line = key_lines_.find(path);
+  if (key_line != key_lines_.end()) return path + " at " + name_ + ":" + std::to_string(key_line->second + 1);
+  return path + " (default)";
+}
+
+std::string YamlSource::last_override(const std::vector<std::string>& paths) const {
+  for (auto it = overridden_.rbegin(); it != overridden_.rend(); ++it)
+    for (const std::string& path : paths)
+      if (is_under(path, it->first)) return "override '" + it->second + "'";
+  return "";
 }
 
 void YamlSource::fail(const YAML::Node& node, const std::string& path,
@@ -106,14 +148,82 @@ void YamlSource::fail_absent(const YAML::Node& map, const std::string& map_path,
 
 void YamlSource::note_key_line(const std::string& path, int line) const { key_lines_[path] = line; }
 
-YAML::Node load_yaml(const std::string& text, const std::string& name) {
+namespace {
+
+// Notes whether a document holds anything but a bare null, and where its content starts.
+class DocumentProbe : public YAML::EventHandler {
+ public:
+  bool empty = true;
+  YAML::Mark mark = YAML::Mark::null_mark();  // of the content, or of the null
+  void OnDocumentStart(const YAML::Mark&) override {}
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark& m, YAML::anchor_t) override {
+    if (empty) mark = m;
+  }
+  void OnAlias(const YAML::Mark& m, YAML::anchor_t) override { note(m); }
+  void OnScalar(const YAML::Mark& m, const std::string&, YAML::anchor_t, const std::string&) override { note(m); }
+  void OnSequenceStart(const YAML::Mark& m, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {
+    note(m);
+  }
+  void OnSequenceEnd() override {}
+  void OnMapStart(const YAML::Mark& m, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {
+    note(m);
+  }
+  void OnMapEnd() override {}
+
+ private:
+  void note(const YAML::Mark& m) {
+    if (empty) mark = m;
+    empty = false;
+  }
+};
+
+// yaml-cpp 0.7's LoadAll loops forever (allocating) on a stray ',' at the top level: its
+// parser hands out empty documents without consuming the token. Documents are therefore read
+// one at a time, and at most this many.
+constexpr int kMaxDocuments = 64;
+
+}  // namespace
+
+YAML::Node first_document(const std::string& text, bool& more, YAML::Mark& more_at) {
+  more = false;
+  const YAML::Node first = YAML::Load(text);
+  std::istringstream in(text);
+  YAML::Parser parser(in);
+  DocumentProbe skipped;
+  if (!parser.HandleNextDocument(skipped)) return first;
+  DocumentProbe probe;
+  for (int i = 1; i < kMaxDocuments; ++i) {
+    probe = DocumentProbe();
+    if (!parser.HandleNextDocument(probe)) return first;
+    if (!probe.empty) {
+      more = true;
+      more_at = probe.mark;
+      return first;
+    }
+  }
+  // Only the stuck parser hands out that many empty documents.
+  throw YAML::ParserException(probe.mark, "the parser makes no progress (a ',' outside brackets?)");
+}
+
+// Every document is parsed (a syntax error after a "---" or "..." marker is still an error);
+// a second document that holds anything would otherwise be ignored silently.
+YAML::Node load_yaml(const std::string& text, const std::string& name, const std::string& holder) {
+  YAML::Node root;
+  bool more = false;
+  YAML::Mark more_at = YAML::Mark::null_mark();
   try {
-    return YAML::Load(text);
+    root = first_document(text, more, more_at);
   } catch (const YAML::Exception& e) {
     std::string location = name;
     if (!e.mark.is_null()) location += ":" + std::to_string(e.mark.line + 1);
     throw ConfigError(location + ": syntax error: " + e.msg);
   }
+  if (more)
+    throw ConfigError(name + (more_at.is_null() ? "" : ":" + std::to_string(more_at.line + 1)) +
+                      ": a second YAML document starts here (after a '---' or '...' line); " + holder +
+                      " holds one document");
+  return root;
 }
 
 std::string read_text_file(const std::string& path) {
@@ -185,8 +295,17 @@ std::string get_scalar(const YamlSource& src, const YAML::Node& node, const std:
   return node.Scalar();
 }
 
+// Text goes into the effective config, reports and JSON: it must be UTF-8 (the YAML emitter
+// would write a stray byte as U+FFFD, and the config would not load back the same).
 std::string get_string(const YamlSource& src, const YAML::Node& node, const std::string& path) {
-  return get_scalar(src, node, path, "a string");
+  std::string text = get_scalar(src, node, path, "a string");
+  const std::size_t bad = invalid_utf8_at(text);
+  if (bad != std::string::npos) {
+    char hex[8];
+    std::snprintf(hex, sizeof hex, "0x%02x", static_cast<unsigned char>(text[bad]));
+    src.fail(node, path, std::string("expected UTF-8 text, got the byte ") + hex + " at offset " + std::to_string(bad));
+  }
+  return text;
 }
 
 std::uint64_t get_uint(const YamlSource& src, const YAML::Node& node, const std::string& path,

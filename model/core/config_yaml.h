@@ -30,6 +30,11 @@ class YamlSource {
   // the line of the key that opens the map ("nand:"), not at the map's first entry.
   [[noreturn]] void fail_absent(const YAML::Node& map, const std::string& map_path,
                                 const std::string& path, const std::string& message) const;
+  // "PATH from override 'key=value'", "PATH at FILE:LINE" or "PATH (default)": where the
+  // value of `path` came from (for errors that follow from several keys).
+  std::string origin(const std::string& path) const;
+  // "override 'key=value'" of the last applied override that set any of `paths`, or "".
+  std::string last_override(const std::vector<std::string>& paths) const;
   // Remembers the (0-based) line of the key of `path`; check_map records every key it sees.
   void note_key_line(const std::string& path, int line) const;
 
@@ -39,8 +44,13 @@ class YamlSource {
   mutable std::map<std::string, int> key_lines_;  // positions only: a cache, hence mutable
 };
 
-// Parses YAML text; syntax errors become ConfigError "NAME:LINE: syntax error: ...".
-YAML::Node load_yaml(const std::string& text, const std::string& name);
+// The first YAML document of `text`; `more` tells whether a later document holds anything
+// (`more_at`: where). Throws YAML::Exception on a syntax error in any document.
+YAML::Node first_document(const std::string& text, bool& more, YAML::Mark& more_at);
+// Parses YAML text holding one document; syntax errors become ConfigError "NAME:LINE: syntax
+// error: ...", a second (non-empty) document "NAME:LINE: a second YAML document ...; HOLDER
+// holds one document" (`holder`: "a drive config").
+YAML::Node load_yaml(const std::string& text, const std::string& name, const std::string& holder);
 // Whole file; ConfigError "PATH: cannot open" if it cannot be read.
 std::string read_text_file(const std::string& path);
 

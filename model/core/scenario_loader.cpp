@@ -14,6 +14,10 @@ using namespace config_detail;
 namespace {
 
 constexpr std::uint64_t kU64Max = std::numeric_limits<std::uint64_t>::max();
+// Repeat blocks are expanded at load time: a scenario may expand to at most this many phases
+// (counted before anything is built, so memory and time stay bounded).
+constexpr std::uint64_t kMaxPhases = 100000;
+constexpr int kMaxRepeatDepth = 8;
 
 const std::vector<std::string> kScenarioKeys = {"name", "description",     "drive", "overrides",
                                                 "seed", "sample_interval", "phases"};
@@ -72,6 +76,8 @@ class ScenarioParser {
  private:
   void parse_overrides(const YAML::Node& node, std::vector<std::string>& out);
   void check_override(const YAML::Node& node, const std::string& path, const std::string& text);
+  std::uint64_t count_phases(const YAML::Node& list, const std::string& path, int depth);
+  std::uint64_t repeat_count(const YAML::Node& repeat, const std::string& rpath, int depth);
   void parse_phase_list(const YAML::Node& list, const std::string& path, const std::string& suffix,
                         std::vector<PhaseSpec>& out, int depth);
   void parse_phase(const YAML::Node& node, const std::string& path, std::size_t number,
@@ -105,8 +111,45 @@ ScenarioSpec ScenarioParser::parse(const YAML::Node& root) {
     spec.sample_interval_ps = get_duration(src_, interval, "sample_interval");
     if (spec.sample_interval_ps == 0) src_.fail(interval, "sample_interval", "must be > 0");
   }
-  parse_phase_list(require(src_, root, "", "phases"), "phases", "", spec.phases, 0);
+  const YAML::Node phases = require(src_, root, "", "phases");
+  spec.phases.reserve(count_phases(phases, "phases", 0));
+  parse_phase_list(phases, "phases", "", spec.phases, 0);
   return spec;
+}
+
+// The number of phases `list` expands to (at most kMaxPhases, else an error at the repeat or
+// phase that goes past it). Reads only what sizes the expansion; a list or phase of the wrong
+// shape counts as one and is reported when it is parsed.
+std::uint64_t ScenarioParser::count_phases(const YAML::Node& list, const std::string& path, int depth) {
+  if (!list.IsSequence()) return 1;
+  std::uint64_t total = 0;
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    const YAML::Node phase = list[i];
+    const std::string ppath = index_path(path, i);
+    const YAML::Node repeat = phase.IsMap() ? phase["repeat"] : YAML::Node();
+    if (!repeat.IsDefined() || !repeat.IsMap()) {
+      if (++total > kMaxPhases)
+        src_.fail(phase, ppath, "the scenario expands to more than " + std::to_string(kMaxPhases) + " phases");
+      continue;
+    }
+    const std::string rpath = join_path(ppath, "repeat");
+    const std::uint64_t expanded = repeat_count(repeat, rpath, depth);
+    const std::string what = "expands to " + std::to_string(expanded) + " phases";
+    const std::string limit = "a scenario may expand to at most " + std::to_string(kMaxPhases) + " phases";
+    // At the phase: its line is the line of the `repeat:` key.
+    if (expanded > kMaxPhases) src_.fail(phase, rpath, what + "; " + limit);
+    total += expanded;
+    if (total > kMaxPhases) src_.fail(phase, rpath, what + ", " + std::to_string(total) + " phases in all; " + limit);
+  }
+  return total;
+}
+
+// count x the phases of the repeated list (at most kMaxPhases x kMaxPhases: no overflow).
+std::uint64_t ScenarioParser::repeat_count(const YAML::Node& repeat, const std::string& rpath, int depth) {
+  const auto count = get_uint(src_, require(src_, repeat, rpath, "count"), join_path(rpath, "count"), 1, 10000);
+  if (depth > kMaxRepeatDepth) src_.fail(repeat, rpath, "repeat blocks nest too deep");
+  const YAML::Node inner = repeat["phases"];
+  return count * (inner ? count_phases(inner, join_path(rpath, "phases"), depth + 1) : 1);
 }
 
 void ScenarioParser::check_override(const YAML::Node& node, const std::string& path,
@@ -194,7 +237,7 @@ void ScenarioParser::parse_phase(const YAML::Node& node, const std::string& path
     const std::string rpath = join_path(path, "repeat");
     check_map(src_, repeat, rpath, kRepeatKeys);
     const auto count = get_uint(src_, require(src_, repeat, rpath, "count"), join_path(rpath, "count"), 1, 10000);
-    if (depth > 8) src_.fail(repeat, rpath, "repeat blocks nest too deep");
+    if (depth > kMaxRepeatDepth) src_.fail(repeat, rpath, "repeat blocks nest too deep");
     for (std::uint64_t k = 1; k <= count; ++k) {
       const std::string inner = suffix + "#" + std::to_string(k);
       parse_phase_list(require(src_, repeat, rpath, "phases"), join_path(rpath, "phases"), inner, out,
@@ -427,7 +470,7 @@ Picos ScenarioParser::runtime(const YAML::Node& node, const std::string& path) {
 
 ScenarioSpec parse_scenario(const std::string& yaml_text, const std::string& source_name) {
   const YamlSource src(source_name);
-  const YAML::Node root = load_yaml(yaml_text, source_name);
+  const YAML::Node root = load_yaml(yaml_text, source_name, "a scenario file");
   try {
     return ScenarioParser(src).parse(root);
   } catch (const YAML::Exception& e) {  // safety net: should not happen

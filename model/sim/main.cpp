@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "model/core/config_loader.h"
+#include "model/core/drive_memory.h"
 #include "model/sim/drive_info.h"
 #include "model/sim/run_scenario.h"
 #include "model/sim/serve.h"
@@ -83,6 +84,23 @@ int sc_main(int argc, char** argv) {
   } catch (const ssdlab::ConfigError& e) {
     std::cerr << "ssdlab: " << e.what() << "\n";
     return 2;
+  } catch (const std::bad_alloc&) {
+    // The config loaded (else ConfigError above), so it loads again: name what it sized.
+    try {
+      if (*serve_cmd) {
+        const auto config = ssdlab::load_drive_config(serve.drive_path, serve.overrides);
+        std::cerr << "ssdlab: " << ssdlab::allocation_failure_message(config, true, "ssdlab serve") << "\n";
+      } else {
+        const ssdlab::ScenarioSpec scenario = ssdlab::load_scenario(run.scenario_path);
+        std::vector<std::string> overrides = scenario.overrides;
+        overrides.insert(overrides.end(), run.overrides.begin(), run.overrides.end());
+        const auto config = ssdlab::load_drive_config(scenario.drive_path, overrides);
+        std::cerr << "ssdlab: " << ssdlab::allocation_failure_message(config, false, "ssdlab run") << "\n";
+      }
+    } catch (const std::exception&) {
+      std::cerr << "ssdlab: out of memory\n";
+    }
+    return 1;
   } catch (const std::exception& e) {
     std::cerr << "ssdlab: " << e.what() << "\n";
     return 1;

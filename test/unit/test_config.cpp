@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "model/core/config_loader.h"
+#include "model/core/drive_memory.h"
 
 using namespace ssdlab;
 
@@ -153,9 +154,9 @@ TEST_CASE("optional keys take their defaults", "[config]") {
   CHECK(idle.controller.mapping_cache_bytes == 1 << 20);
   CHECK(parse(kBase + "  firmware_write_cost: 250us\n").controller.firmware_write_cost_ps == 250 * kPicosPerUs);
   CHECK(parse(kBase + "  firmware_gc_cost: 20us\n").controller.firmware_gc_cost_ps == 20 * kPicosPerUs);
-  CHECK(error_of(kBase + "  mapping_cache: 1KiB\n") ==
-        "x.yaml:16: controller.mapping_cache: must hold at least one translation page (4KiB) or be 0 for "
-        "the whole table, got 1KiB");
+  CHECK_THAT(error_of(kBase + "  mapping_cache: 1KiB\n"),
+             Catch::StartsWith("x.yaml:16: controller.mapping_cache: must hold at least one translation page (4KiB) or be 0 for "
+                               "the whole table, got 1KiB; keys involved:"));
   CHECK_FALSE(idle.controller.trim);
   CHECK(idle.controller.gc.idle_delay_ps == kPicosPerSec);
   CHECK(idle.controller.gc.idle_free_blocks == 6);
@@ -281,8 +282,8 @@ TEST_CASE("capacity sets user bytes exactly and derives op", "[config]") {
   CHECK(error_of(with("op: 0.07", "capacity: 1000000001")) ==
         "x.yaml:15: controller.capacity: capacity 1000000001 is not a whole number of 512-byte "
         "sectors");
-  CHECK(error_of(with("op: 0.07", "capacity: 2GiB")) ==
-        "x.yaml:15: controller.capacity: capacity 2GiB exceeds the raw capacity (1GiB)");
+  CHECK_THAT(error_of(with("op: 0.07", "capacity: 2GiB")),
+             Catch::StartsWith("x.yaml:15: controller.capacity: capacity 2GiB exceeds the raw capacity (1GiB); keys involved:"));
   CHECK(error_of(with("op: 0.07", "capacity: 0")) == "x.yaml:15: controller.capacity: must be > 0");
 }
 
@@ -312,12 +313,12 @@ TEST_CASE("op too small for GC spares names the key and the minimum op", "[confi
 }
 
 TEST_CASE("GC thresholds must not be inverted", "[config]") {
-  CHECK(error_of(kBase + "  gc:\n    free_blocks_low: 4\n    free_blocks_high: 2\n") ==
-        "x.yaml:18: controller.gc.free_blocks_high: thresholds inverted: free_blocks_high (2) "
-        "must be greater than free_blocks_low (4)");
-  CHECK(error_of(kBase + "  gc:\n    free_blocks_low: 3\n") ==
-        "x.yaml:16: controller.gc.free_blocks_high: thresholds inverted: free_blocks_high (3) "
-        "must be greater than free_blocks_low (3)");
+  CHECK_THAT(error_of(kBase + "  gc:\n    free_blocks_low: 4\n    free_blocks_high: 2\n"),
+             Catch::StartsWith("x.yaml:18: controller.gc.free_blocks_high: thresholds inverted: free_blocks_high (2) "
+                               "must be greater than free_blocks_low (4); keys involved:"));
+  CHECK_THAT(error_of(kBase + "  gc:\n    free_blocks_low: 3\n"),
+             Catch::StartsWith("x.yaml:16: controller.gc.free_blocks_high: thresholds inverted: free_blocks_high (3) "
+                               "must be greater than free_blocks_low (3); keys involved:"));
   CHECK(error_of(kBase + "  gc: {policy: greedyy}\n") ==
         "x.yaml:16: controller.gc.policy: expected greedy, cost_benefit or fifo, got 'greedyy' "
         "(did you mean 'greedy'?)");
@@ -337,25 +338,25 @@ TEST_CASE("host SATA rate and NCQ tags are checked", "[config]") {
 }
 
 TEST_CASE("mapping unit, write buffer and max transfer are checked", "[config]") {
-  CHECK(error_of(kBase + "  mapping_unit: 8KiB\n") ==
-        "x.yaml:16: controller.mapping_unit: 8KiB does not divide nand.page_size (4KiB)");
+  CHECK_THAT(error_of(kBase + "  mapping_unit: 8KiB\n"),
+             Catch::StartsWith("x.yaml:16: controller.mapping_unit: 8KiB does not divide nand.page_size (4KiB); keys involved:"));
   CHECK(error_of(kBase + "  mapping_unit: 3KiB\n") ==
         "x.yaml:16: controller.mapping_unit: must be a power of two and a multiple of 512 bytes, "
         "got 3KiB");
-  CHECK(error_of(with("page_size: 4KiB", "page_size: 2KiB")) ==
-        "x.yaml:13: controller.mapping_unit: the default 4KiB does not divide nand.page_size "
-        "(2KiB)");
-  CHECK(error_of(with("write_buffer: 8MiB", "write_buffer: 2KiB")) ==
-        "x.yaml:14: controller.write_buffer: must hold at least one NAND page (4KiB), got 2KiB");
-  CHECK(error_of(with("write_buffer: 8MiB", "write_buffer: 10KiB")) ==
-        "x.yaml:14: controller.write_buffer: must be a multiple of the mapping unit (4KiB), got "
-        "10KiB");
+  CHECK_THAT(error_of(with("page_size: 4KiB", "page_size: 2KiB")),
+             Catch::StartsWith("x.yaml:13: controller.mapping_unit: the default 4KiB does not divide nand.page_size "
+                               "(2KiB); keys involved:"));
+  CHECK_THAT(error_of(with("write_buffer: 8MiB", "write_buffer: 2KiB")),
+             Catch::StartsWith("x.yaml:14: controller.write_buffer: must hold at least one NAND page (4KiB), got 2KiB; keys involved:"));
+  CHECK_THAT(error_of(with("write_buffer: 8MiB", "write_buffer: 10KiB")),
+             Catch::StartsWith("x.yaml:14: controller.write_buffer: must be a multiple of the mapping unit (4KiB), got "
+                               "10KiB; keys involved:"));
   CHECK(error_of(kBase + "  max_transfer: 64MiB\n") ==
         "x.yaml:16: controller.max_transfer: must be a multiple of 512 bytes between 512B and "
         "32MiB, got 64MiB");
   CHECK(parse(kBase + "  max_transfer: 128KiB\n").controller.max_transfer_bytes == 131072);
-  CHECK(error_of(kBase + "  max_transfer: 16MiB\n") ==
-        "x.yaml:16: controller.max_transfer: must not exceed the write buffer (8MiB), got 16MiB");
+  CHECK_THAT(error_of(kBase + "  max_transfer: 16MiB\n"),
+             Catch::StartsWith("x.yaml:16: controller.max_transfer: must not exceed the write buffer (8MiB), got 16MiB; keys involved:"));
 }
 
 TEST_CASE("geometries beyond 31-bit unit addresses are rejected", "[config]") {
@@ -371,7 +372,7 @@ TEST_CASE("geometries beyond 31-bit unit addresses are rejected", "[config]") {
 
 TEST_CASE("YAML syntax errors and unreadable files are config errors", "[config]") {
   const std::string message = error_of(with("channels: 4", "channels: [4"));
-  CHECK_THAT(message, Catch::StartsWith("x.yaml:"));
+  CHECK_THAT(message, Catch::StartsWith("x.yaml:") && Catch::Contains("syntax error"));
   CHECK_THAT(message, Catch::Contains("syntax error"));
   CHECK_THROWS_WITH(load_drive_config("/nonexistent/drive.yaml"),
                     "/nonexistent/drive.yaml: cannot open");
@@ -456,4 +457,125 @@ TEST_CASE("effective config round trips overridden and unusual configs", "[confi
   const DriveConfig odd = parse(tlc);
   CHECK(odd.name == "odd: 'name' \"x\"");
   check_round_trip(odd);
+}
+
+// ---- Issue 10: inputs that were silently ignored, accepted although unbuildable, or blamed on
+// the wrong key.
+
+TEST_CASE("a drive config holds one YAML document", "[config][limits]") {
+  // Everything after a document marker used to be ignored, even an invalid SATA rate.
+  // (The error is at the second document's first line, just after the marker.)
+  CHECK(error_of(kBase + "---\nhost: {sata: 99Gbps}\n") ==
+        "x.yaml:17: a second YAML document starts here (after a '---' or '...' line); a drive "
+        "config holds one document");
+  CHECK(error_of(kBase + "...\nhost: {sata: 99Gbps}\n") ==
+        "x.yaml:17: a second YAML document starts here (after a '---' or '...' line); a drive "
+        "config holds one document");
+  // Empty documents after a marker hold nothing that could be ignored.
+  CHECK_NOTHROW(parse(kBase + "---\n# nothing\n"));
+  // A syntax error after the marker is reported, not skipped.
+  CHECK_THAT(error_of(kBase + "...\nhost: {sata: [3Gbps\n"),
+             Catch::StartsWith("x.yaml:") && Catch::Contains("syntax error"));
+  // A leading "---" and a closing "..." are one document.
+  CHECK_NOTHROW(parse("---\n" + kBase + "...\n"));
+  // An override value is one document too.
+  CHECK_THAT(error_of(kBase, {"controller.op=0.2\n---\n0.5"}),
+             Catch::StartsWith("override 'controller.op=0.2\n---\n0.5': controller.op:") &&
+                 Catch::Contains("second YAML document"));
+}
+
+TEST_CASE("sizes that size allocations are bounded by the drive", "[config][limits]") {
+  // 1TiB of write buffer on a 1 GiB drive used to be accepted (and `serve` died of bad_alloc).
+  CHECK_THAT(error_of(kBase, {"controller.write_buffer=1TiB"}),
+             Catch::StartsWith("override 'controller.write_buffer=1TiB': controller.write_buffer: "
+                               "must not exceed the user capacity (") &&
+                 Catch::Contains("got 1TiB"));
+  CHECK_THAT(error_of(with("write_buffer: 8MiB", "write_buffer: 64GiB")),
+             Catch::StartsWith("x.yaml:14: controller.write_buffer: must not exceed the user capacity"));
+  // The largest buffer the bound allows still loads.
+  const DriveConfig full = parse(kBase, {"controller.capacity=512MiB", "controller.write_buffer=512MiB"});
+  CHECK(full.controller.write_buffer_bytes == full.controller.user_bytes);
+  CHECK(full.controller.max_transfer_bytes == 32ULL << 20);
+  // The mapping cache is at most the whole mapping table's worth of flash: the raw capacity.
+  CHECK_THAT(error_of(kBase + "  mapping_cache: 1TiB\n"),
+             Catch::StartsWith("x.yaml:16: controller.mapping_cache: must not exceed the raw capacity (1GiB)"));
+  CHECK(parse(kBase + "  mapping_cache: 1GiB\n").controller.mapping_cache_bytes == kRaw);
+}
+
+TEST_CASE("cross-field errors name every key involved and blame the override", "[config][limits]") {
+  // The issue: a geometry made too large by -p was blamed on the file's mapping_unit line.
+  const std::string message = error_of(kBase, {"nand.blocks_per_plane=4000000"});
+  CHECK_THAT(message, Catch::StartsWith("override 'nand.blocks_per_plane=4000000': controller.mapping_unit: "
+                                        "geometry too large for 31-bit unit addresses"));
+  CHECK_THAT(message, Catch::Contains("nand.blocks_per_plane from override 'nand.blocks_per_plane=4000000'"));
+  CHECK_THAT(message, Catch::Contains("nand.channels at x.yaml:3"));
+  CHECK_THAT(message, Catch::Contains("nand.page_size at x.yaml:7"));
+  CHECK_THAT(message, Catch::Contains("controller.mapping_unit (default)"));
+  // Without an override the error stays at the key's own line and still lists the others.
+  CHECK_THAT(error_of(kBase + "  max_transfer: 16MiB\n"),
+             Catch::StartsWith("x.yaml:16: controller.max_transfer: must not exceed the write buffer") &&
+                 Catch::Contains("controller.write_buffer at x.yaml:14"));
+  // An override of the other key moves the blame to it.
+  CHECK_THAT(error_of(kBase + "  max_transfer: 8MiB\n", {"controller.write_buffer=4MiB"}),
+             Catch::StartsWith("override 'controller.write_buffer=4MiB': controller.max_transfer: "
+                               "must not exceed the write buffer (4MiB)") &&
+                 Catch::Contains("controller.max_transfer at x.yaml:16") &&
+                 Catch::Contains("controller.write_buffer from override 'controller.write_buffer=4MiB'"));
+  CHECK_THAT(error_of(kBase + "  gc: {free_blocks_low: 3}\n", {"controller.gc.free_blocks_high=3"}),
+             Catch::StartsWith("override 'controller.gc.free_blocks_high=3': controller.gc.free_blocks_high:") &&
+                 Catch::Contains("controller.gc.free_blocks_low at x.yaml:16"));
+  CHECK_THAT(error_of(kBase, {"nand.page_size=2KiB"}),
+             Catch::StartsWith("override 'nand.page_size=2KiB': controller.mapping_unit: the default 4KiB "
+                               "does not divide nand.page_size (2KiB)"));
+  CHECK_THAT(error_of(kBase, {"nand.blocks_per_plane=8"}),
+             Catch::StartsWith("override 'nand.blocks_per_plane=8': controller.op: not enough spare blocks"));
+}
+
+TEST_CASE("an allocation failure at set-up names what was allocated and the keys that sized it", "[config][limits]") {
+  // A buffer as large as the bound allows, on a drive that keeps data (`serve`).
+  const DriveConfig buffered = parse(kBase, {"controller.capacity=512MiB", "controller.write_buffer=512MiB"});
+  CHECK_THAT(allocation_failure_message(buffered, true, "ssdlab serve"),
+             Catch::StartsWith("out of memory for drive 'test' (x.yaml) in ssdlab serve: its largest set-up "
+                               "allocations are write buffer data 512.0 MiB, sized by controller.write_buffer"));
+  // A geometry that passes validation but needs gigabytes of mapping tables.
+  const DriveConfig huge = parse(kBase, {"nand.blocks_per_plane=1000000"});
+  const std::string message = allocation_failure_message(huge, false, "ssdlab run");
+  CHECK_THAT(message, Catch::Contains("its largest set-up allocations are L2P mapping table (4 bytes per user "
+                                      "mapping unit) 7.1 GiB, sized by controller.op or controller.capacity"));
+  CHECK_THAT(message, Catch::Contains("nand.blocks_per_plane"));
+  // The wrapper turns std::bad_alloc into that error and lets everything else through.
+  CHECK_THROWS_WITH(with_named_allocations(huge, false, "ssdlab run", []() -> int { throw std::bad_alloc(); }),
+                    message);
+  CHECK_THROWS_AS(with_named_allocations(huge, false, "ssdlab run", []() -> int { throw std::runtime_error("x"); }),
+                  std::runtime_error);
+  CHECK(with_named_allocations(huge, false, "ssdlab run", [] { return 7; }) == 7);
+}
+
+// Found by fuzz_drive_config (see also the scenario test): yaml-cpp's LoadAll hangs on this.
+TEST_CASE("a stray comma in a drive config is an error and not a hang", "[config][limits]") {
+  CHECK_THAT(error_of("name: x\n , b): f\n"), Catch::StartsWith("x.yaml:") && Catch::Contains("syntax error"));
+  CHECK_THAT(error_of(","), Catch::StartsWith("x.yaml:") && Catch::Contains("syntax error"));
+  CHECK_THAT(error_of(kBase, {"controller.op=,"}), Catch::StartsWith("override 'controller.op=,': controller.op:"));
+}
+
+// Found by fuzz_drive_config: a name with a byte that is not UTF-8 loaded, but the effective
+// config wrote it as U+FFFD, so it did not load back to the same config (and JSON reports
+// cannot hold it). Text values must be UTF-8.
+TEST_CASE("text values must be valid UTF-8", "[config][limits]") {
+  CHECK(error_of(with("name: test", "name: \xc0test")) ==
+        "x.yaml:1: name: expected UTF-8 text, got the byte 0xc0 at offset 0");
+  CHECK(error_of(kBase + "description: \"ok \xe2\x82\"\n") ==
+        "x.yaml:16: description: expected UTF-8 text, got the byte 0xe2 at offset 3");
+  const DriveConfig utf8 = parse(with("name: test", "name: \"t\xc3\xa9st \xe2\x82\xac\""));
+  CHECK(utf8.name == "t\xc3\xa9st \xe2\x82\xac");
+  CHECK(parse_drive_config(effective_config_yaml(utf8), "e.yaml").name == utf8.name);
+}
+
+// Found by fuzz_drive_config: an override of one page type's timing in a config without
+// nand.cell threw yaml-cpp's InvalidNode (a bare "invalid node; first invalid key" message)
+// instead of the missing-key error.
+TEST_CASE("a per-type timing override on a config without a cell reports the missing cell", "[config][limits]") {
+  const std::string no_cell = with("  cell: MLC\n", "");
+  CHECK(error_of(no_cell, {"nand.t_read.msb=70us"}) == "x.yaml:2: nand.cell: required key missing");
+  CHECK(error_of(no_cell, {"nand.t_prog.lsb=70us"}) == "x.yaml:2: nand.cell: required key missing");
 }

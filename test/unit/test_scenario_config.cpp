@@ -368,3 +368,60 @@ TEST_CASE("a precondition phase takes fill and random shares and a seed", "[scen
   CHECK(error_of("drive: d.yaml\nphases:\n  - {precondition: {random: lots}}\n") ==
         "s.yaml:3: phases[0].precondition.random: expected a percentage of the drive like 200%, got 'lots'");
 }
+
+// Issue 10: a nested repeat used to expand 10^8 phases at load time and exhaust memory.
+TEST_CASE("repeat expansion is bounded and counted before anything is built", "[scenario][limits]") {
+  // 400 x 400 = 160 000 phases: over the limit, but small enough to build if the bound is missing.
+  const std::string over =
+      "drive: d.yaml\n"
+      "phases:\n"
+      "  - secure_erase\n"
+      "  - repeat:\n"                               // 4: the repeat whose expansion is too large
+      "      count: 400\n"
+      "      phases:\n"
+      "        - repeat: {count: 400, phases: [mark]}\n";
+  const std::string message = error_of(over);
+  CHECK_THAT(message, Catch::StartsWith("s.yaml:4: phases[1].repeat: expands to 160000 phases"));
+  CHECK_THAT(message, Catch::Contains("at most 100000"));
+  // Exactly at the limit still loads.
+  const std::string at_limit =
+      "drive: d.yaml\nphases:\n  - repeat: {count: 10000, phases: [{repeat: {count: 10, phases: [mark]}}]}\n";
+  CHECK(parse_scenario(at_limit, "s.yaml").phases.size() == 100000);
+}
+
+TEST_CASE("the 10000 x 10000 repeat of the issue fails fast with the line of the repeat", "[scenario][limits]") {
+  const std::string text =
+      "drive: d.yaml\n"
+      "phases:\n"
+      "  - repeat:\n"
+      "      count: 10000\n"
+      "      phases:\n"
+      "        - repeat:\n"                         // 6
+      "            count: 10000\n"
+      "            phases: [mark]\n";
+  // The inner repeat alone is 10 000 phases (fine); the outer one multiplies it past the limit.
+  CHECK_THAT(error_of(text), Catch::StartsWith("s.yaml:3: phases[0].repeat: expands to 100000000 phases"));
+  // Siblings add up: two repeats of 60 000 each exceed the limit at the second one.
+  const std::string siblings =
+      "drive: d.yaml\nphases:\n  - repeat: {count: 6000, phases: [mark, mark, mark, mark, mark, mark, mark, mark, mark, mark]}\n"
+      "  - repeat: {count: 6000, phases: [mark, mark, mark, mark, mark, mark, mark, mark, mark, mark]}\n";
+  CHECK_THAT(error_of(siblings), Catch::StartsWith("s.yaml:4: phases[1].repeat:") &&
+                                     Catch::Contains("120000 phases in all"));
+}
+
+TEST_CASE("a scenario file holds one YAML document", "[scenario]") {
+  CHECK(error_of("drive: d.yaml\nphases: [secure_erase]\n---\nphases: [mark]\n") ==
+        "s.yaml:4: a second YAML document starts here (after a '---' or '...' line); a scenario "
+        "file holds one document");
+  CHECK_THAT(error_of("drive: d.yaml\nphases: [secure_erase]\n...\nphases: [mark\n"),
+             Catch::StartsWith("s.yaml:") && Catch::Contains("syntax error"));
+  CHECK(parse_scenario("---\ndrive: d.yaml\nphases: [secure_erase]\n...\n", "s.yaml").phases.size() == 1);
+}
+
+// Found by fuzz_scenario: yaml-cpp 0.7's LoadAll never returns on a stray ',' (it hands out
+// empty documents forever, allocating). The loader reads documents one at a time, boundedly.
+TEST_CASE("a stray comma at the top level is an error and not a hang", "[scenario][limits]") {
+  CHECK_THAT(error_of("#nt: 10000\n    , phases0\xdb" "1d.y\xe2): f"), Catch::StartsWith("s.yaml:") && Catch::Contains("syntax error"));
+  CHECK_THAT(error_of(" , b): f"), Catch::StartsWith("s.yaml:") && Catch::Contains("syntax error"));
+  CHECK_THAT(error_of("drive: d.yaml\nphases: [mark]\n---\n,\n"), Catch::StartsWith("s.yaml:") && Catch::Contains("syntax error"));
+}
