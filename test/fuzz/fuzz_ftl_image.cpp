@@ -1,10 +1,12 @@
-// libFuzzer target: the drive-image loader (Ftl::load, controller/ftl/ftl_image.cpp) on a tiny
-// drive, then writes and trims on whatever it accepted, with the invariant checker after each
-// step. An image the loader accepts must be a consistent FTL: an invariant violation or a
-// crash afterwards is a loader bug.
+// libFuzzer target: the drive-image loader (load_ftl_image, controller/ftl/ftl_image.h) on a
+// tiny drive, then writes and trims on whatever it accepted, with the invariant checker after
+// each step. An image the loader accepts must be a consistent FTL: an invariant violation or a
+// crash afterwards is a loader bug. A refused image must leave the drive as it was.
 //
-// Input: one byte N, then N operations of 3 bytes (byte 0 bit 0: 0 = write, 1 = trim; bytes
-// 1-2: the LPN, modulo the drive's units), then the image bytes.
+// Input: one byte F, then N = F & 0x7f operations of 3 bytes (byte 0 bit 0: 0 = write, 1 = trim;
+// bytes 1-2: the LPN, modulo the drive's units), then the image bytes. F's bit 7 set: checksums
+// are verified (mutations then mostly test the checksums); clear: they are not, so mutations
+// reach the range checks behind them.
 //
 // Built with -DSSDLAB_IMAGE_SEED_GENERATOR this file is instead a program that writes seed
 // inputs (images of a fresh and of an aged tiny drive) into the directory it is given.
@@ -19,6 +21,7 @@
 #include <string>
 
 #include "controller/ftl/ftl.h"
+#include "controller/ftl/ftl_image.h"
 #include "controller/ftl/precondition.h"
 #include "model/core/config_loader.h"
 
@@ -67,14 +70,23 @@ void apply(ssdlab::Ftl& ftl, const std::uint8_t* ops, std::size_t count) {
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size < 1) return 0;
-  const std::size_t ops = std::min<std::size_t>(data[0], (size - 1) / 3);
+  const std::size_t ops = std::min<std::size_t>(data[0] & 0x7f, (size - 1) / 3);
   const std::size_t image_at = 1 + 3 * ops;
+  ssdlab::FtlLoadOptions options;
+  options.verify_checksums = (data[0] & 0x80) != 0;
   ssdlab::Ftl ftl(tiny_drive());
-  std::istringstream in(std::string(reinterpret_cast<const char*>(data) + image_at, size - image_at));
+  std::ostringstream before;
+  ftl.save(before);
   try {
-    ftl.load(in);
-  } catch (const std::runtime_error&) {
-    return 0;  // rejected: fine
+    ssdlab::load_ftl_image(ftl, data + image_at, size - image_at, options);
+  } catch (const ssdlab::ImageFormatError&) {
+    std::ostringstream after;
+    ftl.save(after);
+    if (after.str() != before.str()) {
+      std::fprintf(stderr, "a refused image changed the drive\n");
+      std::abort();
+    }
+    return 0;  // refused, drive untouched: fine
   }
   check(ftl, "after load");
   apply(ftl, data + 1, ops);
@@ -85,17 +97,18 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 #else
 
 // seed-generator DIR: writes DIR/fresh (an empty drive, a few operations) and DIR/aged (a
-// drive written over twice with some trims, no operations).
+// drive written over twice with some trims, no operations), each also as NAME-unchecked (bit 7
+// of the first byte clear: checksums not verified).
 int main(int argc, char** argv) {
   if (argc != 2) {
     std::fprintf(stderr, "usage: %s DIR\n", argv[0]);
     return 2;
   }
-  const auto write_seed = [&](const char* name, const ssdlab::Ftl& ftl, const std::string& ops) {
+  const auto write_seed = [&](const std::string& name, const ssdlab::Ftl& ftl, const std::string& ops, bool verify) {
     std::ostringstream image;
     ftl.save(image);
     std::ofstream out(std::string(argv[1]) + "/" + name, std::ios::binary);
-    out << static_cast<char>(ops.size() / 3) << ops << image.str();
+    out << static_cast<char>(ops.size() / 3 | (verify ? 0x80 : 0)) << ops << image.str();
     return static_cast<bool>(out);
   };
   ssdlab::Ftl fresh(tiny_drive());
@@ -109,7 +122,8 @@ int main(int argc, char** argv) {
   }
   apply(aged, reinterpret_cast<const std::uint8_t*>(script.data()), script.size() / 3);
   check(aged, "while making the seed");
-  const bool ok = write_seed("fresh", fresh, some_ops) && write_seed("aged", aged, "");
+  const bool ok = write_seed("fresh", fresh, some_ops, true) && write_seed("aged", aged, "", true) &&
+                  write_seed("fresh-unchecked", fresh, some_ops, false) && write_seed("aged-unchecked", aged, "", false);
   return ok ? 0 : 1;
 }
 
