@@ -2,6 +2,7 @@
 #pragma once
 
 #include <initializer_list>
+#include <utility>
 #include <vector>
 
 #include <catch2/catch.hpp>
@@ -41,6 +42,18 @@ inline void run_to_end(std::initializer_list<const ScenarioRunner*> runners) {
     INFO(r->error());
     REQUIRE(r->finished());
   }
+}
+
+// `next` run after the simulated writes and after fast_precondition(100, random, seed) of the
+// same drive, side by side: that phase's results, simulated first.
+inline std::pair<PhaseResult, PhaseResult> after_both_preconditions(const DriveConfig& config, double random,
+                                                                    std::uint64_t seed, const PhaseSpec& next) {
+  std::vector<PhaseSpec> slow_phases = simulated_precondition(random, seed);
+  slow_phases.push_back(next);
+  ScenarioRunner slow("slow", scenario(slow_phases), config);
+  ScenarioRunner quick("fast", scenario({erase_phase(), fast_precondition(100, random, seed), next}), config);
+  run_to_end({&slow, &quick});
+  return {slow.results().back(), quick.results().back()};
 }
 
 }  // namespace ssdlab::test

@@ -114,13 +114,7 @@ TEST_CASE("a timed read phase after fast preconditioning through a small mapping
   const DriveConfig config = drive_from_yaml(drive_yaml("2", "2", "64", "50us", "100MB/s", "3Gbps", "0.2",
                                                         "  mapping_cache: 8KiB\n"));
   const Picos runtime = 200 * kPicosPerSec / 1000;
-  std::vector<PhaseSpec> slow_phases = simulated_precondition(200, 3);
-  slow_phases.push_back(random_reads(runtime));
-  ScenarioRunner slow("slow", scenario(slow_phases), config);
-  ScenarioRunner quick("fast", scenario({erase_phase(), fast_precondition(100, 200, 3), random_reads(runtime)}), config);
-  run_to_end({&slow, &quick});
-  const PhaseResult& slow_read = slow.results()[3];
-  const PhaseResult& fast_read = quick.results()[2];
+  const auto [slow_read, fast_read] = after_both_preconditions(config, 200, 3, random_reads(runtime));
   REQUIRE(slow_read.map_reads > slow_read.io.reads / 2);  // the small cache is felt
   // Nothing left queued by the fast path: the phase ends with its runtime (the last requests
   // in flight complete after it) and does runtime x IOPS reads, as after simulated writes.

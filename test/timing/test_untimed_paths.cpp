@@ -90,13 +90,7 @@ TEST_CASE("a mapping loaded before the simulation starts is on flash for the map
 TEST_CASE("idle-time GC after fast preconditioning starts as after the host's last write", "[timing][precondition][idle_gc]") {
   const DriveConfig config = small_cache_drive("  gc: {idle_free_blocks: 8, idle_delay: 10ms}\n");
   const Picos idle = 2 * kPicosPerSec;
-  std::vector<PhaseSpec> slow_phases = simulated_precondition(100, 11);
-  slow_phases.push_back(idle_phase(idle));
-  ScenarioRunner slow("slow", scenario(slow_phases), config);
-  ScenarioRunner quick("fast", scenario({erase_phase(), fast_precondition(100, 100, 11), idle_phase(idle)}), config);
-  run_to_end({&slow, &quick});
-  const PhaseResult& slow_idle = slow.results()[3];
-  const PhaseResult& fast_idle = quick.results()[2];
+  const auto [slow_idle, fast_idle] = after_both_preconditions(config, 100, 11, idle_phase(idle));
   REQUIRE(slow_idle.gc_erases > 0);  // the simulated drive collects while idle
   CHECK(fast_idle.gc_erases > 0);
   CHECK(fast_idle.free_blocks_end == slow_idle.free_blocks_end);
