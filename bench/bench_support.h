@@ -8,12 +8,12 @@
 // an empty write buffer and idle dies.
 #pragma once
 
+#include <sys/resource.h>
 #include <cstdint>
 #include <cstdio>
 #include <fstream>
 #include <stdexcept>
 #include <string>
-#include <sys/resource.h>
 #include <vector>
 
 #include "controller/ftl/ftl.h"

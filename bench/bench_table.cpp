@@ -43,7 +43,8 @@ int print_table(const std::string& path) {
   std::cout << std::left << std::setw(13) << "workload" << std::right << std::setw(13) << "sim requests"
             << std::setw(10) << "wall s" << std::setw(14) << "req/wall s" << std::setw(14) << "req/CPU s"
             << std::setw(11) << "RSS MiB"
-            << "  " << std::left << std::setw(26) << "target" << "met  note\n";
+            << "  " << std::left << std::setw(26) << "target"
+            << "met  note\n";
   std::string text;
   while (std::getline(in, text)) {
     if (text.empty() || text[0] != '{') continue;
@@ -56,22 +57,24 @@ int print_table(const std::string& path) {
     if (j.contains("simulated")) {
       const Json& sim = j["simulated"];
       note += "; timed: " + fmt(sim["wall_s_256GiB_extrapolated"].get<double>(), 0) + " s (" +
-              thousands(sim["req_per_wall_s"].get<double>()) + " req/s on " + std::to_string(sim["raw_gib"].get<int>()) +
-              " GiB, extrapolated)";
+              thousands(sim["req_per_wall_s"].get<double>()) + " req/s on " +
+              std::to_string(sim["raw_gib"].get<int>()) + " GiB, extrapolated)";
     }
     if (j.contains("waf") && (j["workload"] == "randwrite" || j["workload"] == "randwrite16k")) {
       note = "WAF " + fmt(j["waf"].get<double>(), 2);
     }
     if (j.contains("precondition") && j["precondition"].contains("wall_s") && j["workload"] != "precondition") {
-      note += std::string(note.empty() ? "" : "; ") + "precond " + fmt(j["precondition"]["wall_s"].get<double>(), 1) + " s";
+      note +=
+          std::string(note.empty() ? "" : "; ") + "precond " + fmt(j["precondition"]["wall_s"].get<double>(), 1) + " s";
     }
     std::cout << std::left << std::setw(13) << j.value("workload", "?") << std::right << std::setw(13)
-              << thousands(j.value("requests", 0.0)) << std::setw(10) << fmt(j.value("wall_s", 0.0), 2)
-              << std::setw(14) << thousands(j.value("req_per_wall_s", 0.0)) << std::setw(14)
-              << thousands(j.value("req_per_cpu_s", 0.0)) << std::setw(11)
-              << fmt(j.value("peak_rss_mib", 0.0), 0) << "  " << std::left << std::setw(26)
+              << thousands(j.value("requests", 0.0)) << std::setw(10) << fmt(j.value("wall_s", 0.0), 2) << std::setw(14)
+              << thousands(j.value("req_per_wall_s", 0.0)) << std::setw(14) << thousands(j.value("req_per_cpu_s", 0.0))
+              << std::setw(11) << fmt(j.value("peak_rss_mib", 0.0), 0) << "  " << std::left << std::setw(26)
               << j.value("target", "") << std::setw(5)
-              << (j.value("target", "") == "-" ? "-" : j.value("meets_target", false) ? "yes" : "NO")
+              << (j.value("target", "") == "-"     ? "-"
+                  : j.value("meets_target", false) ? "yes"
+                                                   : "NO")
               << note << "\n";
   }
   return 0;

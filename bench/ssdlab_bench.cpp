@@ -35,8 +35,8 @@
 
 #include "bench/bench_support.h"
 #include "bench/bench_table.h"
-#include "model/core/config_loader.h"
 #include "controller/ftl/precondition.h"
+#include "model/core/config_loader.h"
 #include "model/core/rng.h"
 #include "model/sim/scenario_runner.h"
 #include "nand/timeline.h"
@@ -51,9 +51,7 @@ namespace {
 using Json = nlohmann::ordered_json;
 using Clock = std::chrono::steady_clock;
 
-double seconds_since(Clock::time_point t) {
-  return std::chrono::duration<double>(Clock::now() - t).count();
-}
+double seconds_since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
 
 // CPU time (user + system) this process has used so far: unlike wall time it hardly moves
 // when other processes compete for the cores.
@@ -66,13 +64,13 @@ double cpu_seconds() {
 struct Options {
   std::string drives = SSDLAB_BENCH_DRIVES;
   std::string commit = "unknown";
-  std::uint64_t requests = 0;   // measured-phase requests; 0 = the workload's default
-  double overwrite = -1;        // randwrite/rss1t: random overwrite before measuring (x capacity)
-  double fill = -1;             // rss1t: fraction of the LPNs filled before the overwrite
-  std::uint32_t gib = 0;        // precondition: raw GiB actually simulated (0 = default)
+  std::uint64_t requests = 0;        // measured-phase requests; 0 = the workload's default
+  double overwrite = -1;             // randwrite/rss1t: random overwrite before measuring (x capacity)
+  double fill = -1;                  // rss1t: fraction of the LPNs filled before the overwrite
+  std::uint32_t gib = 0;             // precondition: raw GiB actually simulated (0 = default)
   std::string precondition = "ftl";  // randwrite/randread: ftl (direct) or sim (simulated)
   std::uint64_t seed = 1;
-  bool check = false;           // check FTL invariants after direct aging (slow on big drives)
+  bool check = false;               // check FTL invariants after direct aging (slow on big drives)
   std::vector<std::string> params;  // drive config overrides (-p key=value), e.g. a smaller drive
 };
 
@@ -89,8 +87,7 @@ void perf_enable() {
   std::getline(in, reply);
 }
 
-PhaseSpec job(const std::string& name, RwMode rw, std::uint64_t bs, std::uint32_t depth,
-              std::uint64_t io_bytes) {
+PhaseSpec job(const std::string& name, RwMode rw, std::uint64_t bs, std::uint32_t depth, std::uint64_t io_bytes) {
   PhaseSpec p = make_job_phase(name, rw, bs, depth);
   if (io_bytes) {
     p.job.io_size = Amount{false, 0.0, io_bytes};
@@ -99,8 +96,7 @@ PhaseSpec job(const std::string& name, RwMode rw, std::uint64_t bs, std::uint32_
   return p;
 }
 
-PhaseSpec job_percent(const std::string& name, RwMode rw, std::uint64_t bs, std::uint32_t depth,
-                      double io_percent) {
+PhaseSpec job_percent(const std::string& name, RwMode rw, std::uint64_t bs, std::uint32_t depth, double io_percent) {
   PhaseSpec p = job(name, rw, bs, depth, 0);
   p.job.io_size = Amount{true, io_percent, 0};
   p.job.io_size_set = true;
@@ -144,8 +140,7 @@ Json phase_json(const Phase& p) {
 
 // Runs `phases` on a drive built from `config`, after `prepare` (given the runner before
 // the simulation starts: age the FTL, record memory). Returns the phase results.
-std::vector<Phase> simulate_phases(const DriveConfig& config, std::vector<PhaseSpec> phases,
-                                   std::uint64_t seed,
+std::vector<Phase> simulate_phases(const DriveConfig& config, std::vector<PhaseSpec> phases, std::uint64_t seed,
                                    const std::function<void(ScenarioRunner&)>& prepare) {
   ScenarioSpec s;
   s.name = "bench";
@@ -175,8 +170,7 @@ std::vector<Phase> simulate_phases(const DriveConfig& config, std::vector<PhaseS
 
 // Ages the runner's FTL directly: optional sequential fill of `fill` of the LPNs, then
 // `overwrite` x capacity of uniform random overwrites. Adds what it did to `out`.
-void age_direct(ScenarioRunner& runner, double fill, double overwrite, std::uint64_t seed, bool check,
-                Json& out) {
+void age_direct(ScenarioRunner& runner, double fill, double overwrite, std::uint64_t seed, bool check, Json& out) {
   Ftl& ftl = runner.ssd.controller.ftl();
   FtlAger ager(ftl);
   const auto t0 = Clock::now();
@@ -202,8 +196,8 @@ void age_direct(ScenarioRunner& runner, double fill, double overwrite, std::uint
     out["invariants"] = err.empty() ? "ok" : err;
     if (!err.empty()) throw std::runtime_error("FTL invariants after aging: " + err);
   }
-  std::cerr << "  aged directly: fill " << fill_end << " units in " << fill_s << " s, overwrite "
-            << over_units << " units in " << over_s << " s\n";
+  std::cerr << "  aged directly: fill " << fill_end << " units in " << fill_s << " s, overwrite " << over_units
+            << " units in " << over_s << " s\n";
 }
 
 void add_rate_target(Json& line, double rate, double target) {
@@ -352,8 +346,8 @@ Json row_seqwrite(const Options& o) {
   line["workload"] = "seqwrite";
   line["row"] = "128 KiB sequential writes, QD32 (fresh 64 GiB drive)";
   line["drive"] = drive_json(c);
-  const auto results = simulate_phases(c, {job("seqwrite_128k_qd32", RwMode::kWrite, 128 * 1024, 32, n * 128 * 1024)},
-                                       o.seed, nullptr);
+  const auto results =
+      simulate_phases(c, {job("seqwrite_128k_qd32", RwMode::kWrite, 128 * 1024, 32, n * 128 * 1024)}, o.seed, nullptr);
   line.update(phase_json(results.back()));
   line.erase("name");
   line["peak_rss_mib"] = double(peak_rss_kib()) / 1024.0;
@@ -374,8 +368,8 @@ Json row_rss1t(const Options& o) {
   const double rss_start = double(peak_rss_kib()) / 1024.0;
   Json pre, mem;
   ScenarioRunner* runner = nullptr;
-  const auto results = simulate_phases(c, {job("randwrite_4k_qd32", RwMode::kRandWrite, 4096, 32, n * 4096)},
-                                       o.seed, [&](ScenarioRunner& r) {
+  const auto results = simulate_phases(c, {job("randwrite_4k_qd32", RwMode::kRandWrite, 4096, 32, n * 4096)}, o.seed,
+                                       [&](ScenarioRunner& r) {
                                          mem["process_start_mib"] = rss_start;
                                          mem["after_construction_mib"] = double(peak_rss_kib()) / 1024.0;
                                          age_direct(r, fill, overwrite, o.seed, o.check, pre);
@@ -451,17 +445,15 @@ Json row_precondition(const Options& o) {
   // For comparison: the same work simulated (timed), on a smaller copy, extrapolated.
   const std::uint32_t target_gib = 256;
   const std::uint32_t run_gib = o.gib ? o.gib : 16;
-  DriveConfig c = load_drive_config(
-      o.drives + "/bench256g.yaml",
-      [&] {
-        std::vector<std::string> p{"nand.blocks_per_plane=" + std::to_string(4096ull * run_gib / target_gib)};
-        p.insert(p.end(), o.params.begin(), o.params.end());
-        return p;
-      }());
-  const auto results = simulate_phases(
-      c, {job("fill_128k_qd32", RwMode::kWrite, 128 * 1024, 32, 0),
-          job_percent("overwrite_4k_qd32", RwMode::kRandWrite, 4096, 32, 200.0)},
-      o.seed, nullptr);
+  DriveConfig c = load_drive_config(o.drives + "/bench256g.yaml", [&] {
+    std::vector<std::string> p{"nand.blocks_per_plane=" + std::to_string(4096ull * run_gib / target_gib)};
+    p.insert(p.end(), o.params.begin(), o.params.end());
+    return p;
+  }());
+  const auto results = simulate_phases(c,
+                                       {job("fill_128k_qd32", RwMode::kWrite, 128 * 1024, 32, 0),
+                                        job_percent("overwrite_4k_qd32", RwMode::kRandWrite, 4096, 32, 200.0)},
+                                       o.seed, nullptr);
   double wall = 0, cpu = 0;
   std::uint64_t reqs = 0;
   Json phases = Json::array();
@@ -498,7 +490,9 @@ int sc_main(int argc, char** argv) {
   CLI::App app{"ssdlab_bench: simulation-speed benchmarks (one workload per process)"};
   Options o;
   std::string workload, table_file;
-  app.add_option("workload", workload, "randread | randwrite | randwrite16k | seqwrite | rss1t | precondition | timeline | table")->required();
+  app.add_option("workload", workload,
+                 "randread | randwrite | randwrite16k | seqwrite | rss1t | precondition | timeline | table")
+      ->required();
   app.add_option("file", table_file, "for `table`: the JSON lines file");
   app.add_option("--drives", o.drives, "directory of the bench drive configs");
   app.add_option("--commit", o.commit, "commit hash to record in the output");

@@ -12,8 +12,7 @@ namespace ssdlab {
 HostDriver::HostDriver(sc_core::sc_module_name name, Timeline& timeline)
     : sc_core::sc_module(name), m_timeline(timeline) {}
 
-void HostDriver::start(const JobSpec& job, std::uint64_t capacity_bytes, std::uint64_t seed,
-                       IoStats& stats) {
+void HostDriver::start(const JobSpec& job, std::uint64_t capacity_bytes, std::uint64_t seed, IoStats& stats) {
   begin(std::make_unique<JobGenerator>(job, capacity_bytes, seed), job.iodepth, job.runtime_ps, stats);
 }
 
@@ -21,8 +20,7 @@ void HostDriver::start_trim(std::vector<std::pair<Lba, std::uint64_t>> ranges, I
   begin(std::make_unique<TrimSource>(std::move(ranges)), 1, 0, stats);
 }
 
-void HostDriver::begin(std::unique_ptr<IoSource> source, std::uint32_t depth, Picos runtime_ps,
-                       IoStats& stats) {
+void HostDriver::begin(std::unique_ptr<IoSource> source, std::uint32_t depth, Picos runtime_ps, IoStats& stats) {
   if (m_running) throw std::logic_error("host driver already runs a job");
   m_generator = std::move(source);
   m_requests.assign(depth, IoRequest{});
@@ -85,8 +83,7 @@ void HostDriver::issue_more() {
     }
     IoRequest& r = m_requests[m_free.back()];
     m_free.pop_back();
-    r.command = io.trim ? AtaCommand::kDataSetManagement
-                        : io.write ? AtaCommand::kWriteFpdma : AtaCommand::kReadFpdma;
+    r.command = io.trim ? AtaCommand::kDataSetManagement : io.write ? AtaCommand::kWriteFpdma : AtaCommand::kReadFpdma;
     r.lba = io.lba;
     r.sectors = io.sectors;
     r.error = false;

@@ -17,8 +17,8 @@ struct IoRequest {
   std::uint8_t tag = 0;  // NCQ tag while in flight
   bool error = false;
   Picos issued_ps = 0, tagged_ps = 0, completed_ps = 0;
-  std::uint32_t id = 0;  // owner's index
-  std::uint64_t seq = 0; // issue order
+  std::uint32_t id = 0;   // owner's index
+  std::uint64_t seq = 0;  // issue order
   bool is_write() const { return command == AtaCommand::kWriteFpdma; }
 };
 

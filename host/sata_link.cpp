@@ -5,11 +5,13 @@
 namespace ssdlab {
 
 SataLink::SataLink(sc_core::sc_module_name name, const HostConfig& config, Timeline& timeline)
-    : sc_core::sc_module(name), m_line_bps(config.sata_line_bps), m_timeline(timeline), m_lane(timeline.add_lane()), m_on_wire(64) {}
+    : sc_core::sc_module(name),
+      m_line_bps(config.sata_line_bps),
+      m_timeline(timeline),
+      m_lane(timeline.add_lane()),
+      m_on_wire(64) {}
 
-Picos SataLink::wire_time(const Fis& fis) const {
-  return transfer_picos(fis_wire_bytes(fis), m_line_bps, 10);
-}
+Picos SataLink::wire_time(const Fis& fis) const { return transfer_picos(fis_wire_bytes(fis), m_line_bps, 10); }
 
 void SataLink::transmit(const Fis& fis) {
   const Picos now = now_picos();

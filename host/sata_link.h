@@ -32,7 +32,7 @@ class SataLink : public sc_core::sc_module, public SataLinkIf, private TimerClie
   std::uint64_t m_line_bps;
   Timeline& m_timeline;
   Timeline::Lane m_lane;  // deliveries come in sending order
-  Ring<Fis> m_on_wire;  // sent, not yet delivered, in order
+  Ring<Fis> m_on_wire;    // sent, not yet delivered, in order
   Picos m_free_at = 0;
   LinkStats m_stats;
 };

@@ -36,9 +36,7 @@ Picos Die::array_time(const NandOp& op) const {
   return 0;
 }
 
-Picos Die::busy_until_now() const {
-  return m_stats.busy_ps + (m_phase != Phase::kIdle ? now_picos() - m_op_start : 0);
-}
+Picos Die::busy_until_now() const { return m_stats.busy_ps + (m_phase != Phase::kIdle ? now_picos() - m_op_start : 0); }
 
 void Die::start(const NandOp& op) {
   m_current = op;
@@ -66,9 +64,15 @@ void Die::finish() {
   const NandOp done = m_current;
   m_stats.busy_ps += now_picos() - m_op_start;
   switch (done.kind) {
-    case NandOpKind::kRead: ++m_stats.reads; break;
-    case NandOpKind::kProgram: ++m_stats.programs; break;
-    case NandOpKind::kErase: ++m_stats.erases; break;
+    case NandOpKind::kRead:
+      ++m_stats.reads;
+      break;
+    case NandOpKind::kProgram:
+      ++m_stats.programs;
+      break;
+    case NandOpKind::kErase:
+      ++m_stats.erases;
+      break;
   }
   m_phase = Phase::kIdle;
   if (!m_queue.empty()) start(m_queue.pop());

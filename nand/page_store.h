@@ -17,9 +17,7 @@ class PageStore {
   explicit PageStore(const Geometry& g) : m_geo(g), m_blocks(g.blocks) {}
 
   // Copies one mapping unit into physical unit `unit`.
-  void write(Pua unit, const std::uint8_t* data) {
-    std::memcpy(slot(unit, true), data, m_geo.unit_bytes);
-  }
+  void write(Pua unit, const std::uint8_t* data) { std::memcpy(slot(unit, true), data, m_geo.unit_bytes); }
   // Copies physical unit `unit` out (zeros if it was never written since its erase).
   void read(Pua unit, std::uint8_t* out) const {
     const std::uint8_t* p = slot_if_present(unit);

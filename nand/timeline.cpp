@@ -96,7 +96,8 @@ Timeline::Entry Timeline::pop() {
   return top;
 }
 
-void Timeline::cancel(TimerClient& client, std::uint32_t what) {  bool removed = false;
+void Timeline::cancel(TimerClient& client, std::uint32_t what) {
+  bool removed = false;
   for (std::size_t i = 0; i < m_heap.size();) {
     if (m_heap[i].client != &client || m_heap[i].what != what) {
       ++i;

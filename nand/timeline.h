@@ -9,8 +9,8 @@
 // wait, another drive's pump) in one activation, with now_picos() reporting each callback's
 // time. Anything a SystemC process waits for goes through notify(), which stops the pump once
 // the callbacks due at that instant have run, so the process wakes at the right simulated
-// time and sees the drive exactly as it is then. With look-ahead off (the paced NBD server), the pump runs only what is due at
-// the current SystemC time: one SystemC activation per distinct time, as before.
+// time and sees the drive exactly as it is then. With look-ahead off (the paced NBD server), the pump runs only what is
+// due at the current SystemC time: one SystemC activation per distinct time, as before.
 #pragma once
 
 #include <cstdint>
@@ -111,13 +111,13 @@ class Timeline : public sc_core::sc_module {
   static Timeline* s_pumping;  // the timeline whose pump is running, if any
   static Picos s_now;
 
-  std::vector<Entry> m_heap;               // lane 0: 4-ary min-heap on (when, seq)
+  std::vector<Entry> m_heap;  // lane 0: 4-ary min-heap on (when, seq)
   // Lanes 1..: the head of each (key kNoKey when empty) side by side, and the rest behind it.
   std::vector<Entry> m_heads;
   std::vector<Ring<Entry>> m_queued;
-  std::size_t m_leaves = 1;                // power of two >= lanes
-  std::vector<Key> m_tree_key;             // 2 * m_leaves nodes, root at 1, leaves from m_leaves
-  std::uint32_t m_fired_lane = kNoLane;    // the running callback's lane: updated when it returns
+  std::size_t m_leaves = 1;              // power of two >= lanes
+  std::vector<Key> m_tree_key;           // 2 * m_leaves nodes, root at 1, leaves from m_leaves
+  std::uint32_t m_fired_lane = kNoLane;  // the running callback's lane: updated when it returns
   std::uint64_t m_seq = 0;
   Picos m_armed_at = kNever;  // when m_wake is due, kNever if not pending
   bool m_lookahead = true;

@@ -43,7 +43,7 @@ class FifoOrder {
   struct Die {
     std::int32_t head = kNone, tail = kNone;
     std::uint32_t count = 0;
-    std::uint64_t closes = 0;       // close order of the next block to close
+    std::uint64_t closes = 0;        // close order of the next block to close
     std::vector<Mark> with_invalid;  // min-heap on close order
   };
   void unlink(Die& d, std::uint32_t block);
@@ -62,7 +62,8 @@ std::string FifoOrder::check(std::uint32_t die, HasInvalid has_invalid) const {
   std::int32_t prev = kNone;
   for (std::int32_t b = d.head; b != kNone; prev = b, b = m_next[b]) {
     if (m_prev[b] != prev || ++n > d.count) return "FIFO order of die " + std::to_string(die) + " is broken";
-    if (prev != kNone && m_order[b] <= m_order[prev]) return "FIFO order of die " + std::to_string(die) + " is not by age";
+    if (prev != kNone && m_order[b] <= m_order[prev])
+      return "FIFO order of die " + std::to_string(die) + " is not by age";
     marked += has_invalid(static_cast<std::uint32_t>(b));
   }
   if (n != d.count || prev != d.tail) return "FIFO order of die " + std::to_string(die) + " miscounts its blocks";

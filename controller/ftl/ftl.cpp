@@ -171,8 +171,8 @@ std::int64_t Ftl::next_victim(std::uint32_t die) const {
   return b < 0 ? -1 : std::int64_t(m_valid[b]);
 }
 
-void Ftl::program_page(std::uint32_t die, OpenBlock& open, const Lpn* lpns, std::uint32_t count,
-                       OpOrigin origin, std::uint32_t cookie, OpList& ops) {
+void Ftl::program_page(std::uint32_t die, OpenBlock& open, const Lpn* lpns, std::uint32_t count, OpOrigin origin,
+                       std::uint32_t cookie, OpList& ops) {
   const auto block = static_cast<std::uint32_t>(open.block);
   const std::uint32_t page = open.next_page++;
   const Pua base = m_geo.first_unit_of_page(block, page);
@@ -315,8 +315,7 @@ bool Ftl::collect_one(std::uint32_t die, OpList& ops) {
   return true;
 }
 
-bool Ftl::background_collect(std::uint32_t die, std::uint32_t target_free, std::uint32_t max_units,
-                             OpList& ops) {
+bool Ftl::background_collect(std::uint32_t die, std::uint32_t target_free, std::uint32_t max_units, OpList& ops) {
   DieState& d = m_dies[die];
   const std::size_t before = ops.size();
   if (d.victim < 0) {
@@ -340,8 +339,7 @@ bool Ftl::can_place(std::uint32_t die) const {
   return v >= 0 && v < std::int64_t(m_geo.units_per_block);
 }
 
-bool Ftl::place(std::uint32_t die, const Lpn* lpns, std::uint32_t count, std::uint32_t cookie,
-                OpList& ops) {
+bool Ftl::place(std::uint32_t die, const Lpn* lpns, std::uint32_t count, std::uint32_t cookie, OpList& ops) {
   DieState& d = m_dies[die];
   if (d.victim < 0 && d.free_count < m_gc.free_blocks_low) start_victim(die, ops);
   if (d.victim >= 0) {
@@ -443,8 +441,7 @@ std::string Ftl::check_invariants() const {
       return err.str();
     }
     if (closed != m_index.closed_blocks(die)) {
-      err << "die " << die << " has " << closed << " closed blocks, victim index "
-          << m_index.closed_blocks(die);
+      err << "die " << die << " has " << closed << " closed blocks, victim index " << m_index.closed_blocks(die);
       return err.str();
     }
     if (m_gc.policy == GcPolicyKind::kFifo) {

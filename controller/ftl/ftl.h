@@ -29,18 +29,16 @@ struct FtlListener {
 };
 
 struct FtlStats {
-  std::uint64_t host_units_written = 0;   // units accepted from the host (into the buffer)
+  std::uint64_t host_units_written = 0;  // units accepted from the host (into the buffer)
   std::uint64_t host_units_programmed = 0;
   std::uint64_t gc_units_copied = 0;
-  std::uint64_t pad_units = 0;            // slots of partially filled pages
+  std::uint64_t pad_units = 0;  // slots of partially filled pages
   std::uint64_t pages_programmed = 0;
   std::uint64_t erases = 0;
   std::uint64_t gc_erases = 0;
   std::uint64_t gc_victims = 0;
   std::uint64_t units_trimmed = 0;
-  std::uint64_t nand_units_programmed() const {
-    return host_units_programmed + gc_units_copied + pad_units;
-  }
+  std::uint64_t nand_units_programmed() const { return host_units_programmed + gc_units_copied + pad_units; }
 };
 
 // How Ftl::load treats an image (ftl_image.h).
@@ -98,8 +96,7 @@ class Ftl {
   // buffered; missing slots are padding). Appends foreground GC work (if the die's free
   // blocks fell below the low threshold) and the program to `ops`; the program op carries
   // `cookie`. Returns false, appending nothing, when the die cannot take a page.
-  bool place(std::uint32_t die, const Lpn* lpns, std::uint32_t count, std::uint32_t cookie,
-             OpList& ops);
+  bool place(std::uint32_t die, const Lpn* lpns, std::uint32_t count, std::uint32_t cookie, OpList& ops);
 
   // Garbage collection is incremental: a die below `free_blocks_low` free blocks picks a
   // victim (configured policy) and, for every host page it then programs, relocates its
@@ -115,8 +112,7 @@ class Ftl {
   // Background GC step on an idle die: continues the victim in progress or starts one while
   // the die has fewer than `target_free` free blocks, relocating at most about `max_units`.
   // Returns false (appending nothing) when there is nothing worth doing.
-  bool background_collect(std::uint32_t die, std::uint32_t target_free, std::uint32_t max_units,
-                          OpList& ops);
+  bool background_collect(std::uint32_t die, std::uint32_t target_free, std::uint32_t max_units, OpList& ops);
 
   // Secure erase: every block erased, every LPN unmapped.
   void secure_erase();
@@ -168,8 +164,8 @@ class Ftl {
   std::int64_t pick_victim(std::uint32_t die) const;
   void remove_closed(std::uint32_t die, std::uint32_t block);
   // Appends one page program of `units` (with their LPNs) to the open block.
-  void program_page(std::uint32_t die, OpenBlock& open, const Lpn* lpns, std::uint32_t count,
-                    OpOrigin origin, std::uint32_t cookie, OpList& ops);
+  void program_page(std::uint32_t die, OpenBlock& open, const Lpn* lpns, std::uint32_t count, OpOrigin origin,
+                    std::uint32_t cookie, OpList& ops);
   void erase_block(std::uint32_t die, std::uint32_t block, OpList& ops);
   bool start_victim(std::uint32_t die, OpList& ops);
   // Relocates up to `max_units` valid units of the current victim; erases it when empty.
@@ -187,7 +183,7 @@ class Ftl {
   std::vector<BlockState> m_state;           // per block
   std::vector<DieState> m_dies;
   VictimIndex m_index;
-  FifoOrder m_fifo;  // FIFO policy only: closed blocks by age
+  FifoOrder m_fifo;              // FIFO policy only: closed blocks by age
   std::uint64_t m_sequence = 0;  // units written, the clock of cost-benefit ages
   FtlListener* m_listener = nullptr;
   FtlStats m_stats;

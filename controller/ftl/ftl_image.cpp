@@ -67,7 +67,8 @@ template <class T>
 std::vector<T> get_vector(std::istream& in, std::uint64_t expected, const char* what) {
   const auto n = get<std::uint64_t>(in, what);
   if (n != expected) {
-    corrupt(std::string(what) + " holds " + std::to_string(n) + " entries, this drive needs " + std::to_string(expected));
+    corrupt(std::string(what) + " holds " + std::to_string(n) + " entries, this drive needs " +
+            std::to_string(expected));
   }
   std::vector<T> v(n);
   if (n && !in.read(reinterpret_cast<char*>(v.data()), std::streamsize(n * sizeof(T)))) {
@@ -85,7 +86,8 @@ void expect_field(std::uint64_t got, std::uint64_t want, const char* name) {
 
 std::uint64_t index_bytes(const Geometry& g) {
   const std::uint64_t buckets = std::uint64_t(g.dies) * (std::uint64_t(g.units_per_block) + 1);
-  return 8 + 3 * 4 + 2 * (8 + 4 * std::uint64_t(g.blocks)) + 2 * (8 + 4 * buckets) + 2 * (8 + 4 * std::uint64_t(g.dies));
+  return 8 + 3 * 4 + 2 * (8 + 4 * std::uint64_t(g.blocks)) + 2 * (8 + 4 * buckets) +
+         2 * (8 + 4 * std::uint64_t(g.dies));
 }
 
 std::uint64_t die_max_bytes(const Geometry& g) {
@@ -100,7 +102,8 @@ void write_table(std::ostream& out, const char (&tag)[5], const std::vector<T>& 
   s.finish();
 }
 template <class T>
-std::vector<T> read_table(std::istream& in, const char (&tag)[5], const char* name, std::uint64_t entries, bool verify) {
+std::vector<T> read_table(std::istream& in, const char (&tag)[5], const char* name, std::uint64_t entries,
+                          bool verify) {
   SectionReader s(in, tag, name, entries * sizeof(T), entries * sizeof(T), verify);
   std::vector<T> v = s.get_all<T>(entries);
   s.finish();
@@ -171,7 +174,8 @@ void check_die(const Die& d, std::uint32_t die, const Geometry& g, std::uint64_t
     return b >= 0 && b < std::int64_t(g.blocks) && g.die_of_block(static_cast<std::uint32_t>(b)) == die;
   };
   for (const std::int64_t b : {d.host.block, d.gc.block, d.victim}) {
-    if (b != -1 && !block_of_die(b)) corrupt(where + "open or victim block " + std::to_string(b) + " is not a block of that die");
+    if (b != -1 && !block_of_die(b))
+      corrupt(where + "open or victim block " + std::to_string(b) + " is not a block of that die");
   }
   // An open block is closed when its last page is written: its write position is below the end.
   if (d.free_head >= g.blocks_per_die || d.free_count > g.blocks_per_die ||
@@ -180,13 +184,14 @@ void check_die(const Die& d, std::uint32_t die, const Geometry& g, std::uint64_t
     corrupt(where + "free ring position or page position out of range");
   }
   if (d.victim < 0 && !d.gc_pending.empty()) corrupt(where + "GC queue without a GC victim");
-  if (d.victim >= 0 && (d.victim_invalid_at_start == 0 ||
-                        d.victim_valid_at_start + d.victim_invalid_at_start != g.units_per_block ||
-                        d.credit >= d.victim_invalid_at_start)) {
+  if (d.victim >= 0 &&
+      (d.victim_invalid_at_start == 0 || d.victim_valid_at_start + d.victim_invalid_at_start != g.units_per_block ||
+       d.credit >= d.victim_invalid_at_start)) {
     corrupt(where + "GC victim progress out of range");
   }
   for (const std::uint32_t b : d.free_ring) {
-    if (!block_of_die(b)) corrupt(where + "free block ring names block " + std::to_string(b) + ", not a block of that die");
+    if (!block_of_die(b))
+      corrupt(where + "free block ring names block " + std::to_string(b) + ", not a block of that die");
   }
   for (const std::uint32_t b : closed) {
     if (!block_of_die(b)) corrupt(where + "FIFO order names block " + std::to_string(b) + ", not a block of that die");
@@ -202,7 +207,7 @@ void check_die(const Die& d, std::uint32_t die, const Geometry& g, std::uint64_t
 // twice, or never). The tables are range-checked already.
 template <class Die>
 std::string check_positions(const std::vector<Die>& dies, const Geometry& g, const std::vector<std::uint32_t>& l2p,
-                     const std::vector<Lpn>& p2l) {
+                            const std::vector<Lpn>& p2l) {
   std::vector<std::uint32_t> written(g.blocks, g.pages_per_block);
   for (const Die& d : dies) {
     if (d.host.block >= 0) written[d.host.block] = d.host.next_page;
@@ -222,10 +227,12 @@ std::string check_positions(const std::vector<Die>& dies, const Geometry& g, con
     const auto victim = static_cast<std::uint32_t>(d.victim);
     std::vector<Lpn> queued;  // the GC queue's entries still valid in the victim
     for (const Lpn lpn : d.gc_pending) {
-      if (l2p[lpn] != kUnmapped && !(l2p[lpn] & Ftl::kBufferedBit) && g.block_of_unit(l2p[lpn]) == victim) queued.push_back(lpn);
+      if (l2p[lpn] != kUnmapped && !(l2p[lpn] & Ftl::kBufferedBit) && g.block_of_unit(l2p[lpn]) == victim)
+        queued.push_back(lpn);
     }
     std::sort(queued.begin(), queued.end());
-    if (std::adjacent_find(queued.begin(), queued.end()) != queued.end()) return "die " + std::to_string(die) + ": GC queue names an LPN twice";
+    if (std::adjacent_find(queued.begin(), queued.end()) != queued.end())
+      return "die " + std::to_string(die) + ": GC queue names an LPN twice";
     for (std::uint32_t i = 0; i < g.units_per_block; ++i) {
       const Pua u = g.first_unit_of_page(victim, 0) + i;
       const Lpn lpn = p2l[u];
@@ -258,7 +265,9 @@ void load_ftl_image(Ftl& ftl, const std::uint8_t* data, std::size_t size, const 
       setg(b, b, b + n);
     }
     pos_type seekoff(off_type off, std::ios_base::seekdir dir, std::ios_base::openmode) override {
-      const off_type base = dir == std::ios_base::beg ? 0 : dir == std::ios_base::cur ? gptr() - eback() : egptr() - eback();
+      const off_type base = dir == std::ios_base::beg   ? 0
+                            : dir == std::ios_base::cur ? gptr() - eback()
+                                                        : egptr() - eback();
       if (base + off < 0 || base + off > egptr() - eback()) return pos_type(off_type(-1));
       setg(eback(), eback() + base + off, egptr());
       return pos_type(base + off);
@@ -330,10 +339,12 @@ void VictimIndex::load(std::istream& in) {
       ++listed[die];
     }
     if (tail[b] != prev_block) corrupt("victim index lists are broken");
-    if (head[b] != kNone && hint[die] > b % per_die) corrupt("victim index hint of die " + std::to_string(die) + " skips blocks");
+    if (head[b] != kNone && hint[die] > b % per_die)
+      corrupt("victim index hint of die " + std::to_string(die) + " skips blocks");
   }
   for (std::uint64_t die = 0; die < dies; ++die) {
-    if (listed[die] != count[die]) corrupt("victim index count of die " + std::to_string(die) + " does not match its lists");
+    if (listed[die] != count[die])
+      corrupt("victim index count of die " + std::to_string(die) + " does not match its lists");
   }
   m_next = std::move(next);
   m_prev = std::move(prev);
@@ -383,9 +394,9 @@ void Ftl::save(std::ostream& out) const {
   {
     SectionWriter s(out, "CNTR", kCounterBytes);
     const FtlStats& st = m_stats;
-    for (std::uint64_t v : {m_sequence, st.host_units_written, st.host_units_programmed, st.gc_units_copied,
-                            st.pad_units, st.pages_programmed, st.erases, st.gc_erases, st.gc_victims,
-                            st.units_trimmed}) {
+    for (std::uint64_t v :
+         {m_sequence, st.host_units_written, st.host_units_programmed, st.gc_units_copied, st.pad_units,
+          st.pages_programmed, st.erases, st.gc_erases, st.gc_victims, st.units_trimmed}) {
       s.put(v);
     }
     s.finish();
@@ -413,7 +424,8 @@ void read_header(std::istream& in, const Geometry& g, std::uint64_t user_units, 
   if (order != kByteOrder) corrupt("written on a machine of the other byte order");
   if (version != kFormatVersion) {
     corrupt("format version " + std::to_string(version) + " is not supported: this ssdlab reads version " +
-            std::to_string(kFormatVersion) + (version < kFormatVersion ? " (older images carry no checksums: make a new one)" : ""));
+            std::to_string(kFormatVersion) +
+            (version < kFormatVersion ? " (older images carry no checksums: make a new one)" : ""));
   }
   SectionReader s(in, "GEOM", "geometry", kGeometryBytes, kGeometryBytes, verify);
   s.verify_first();
@@ -466,9 +478,9 @@ Tables read_tables(std::istream& in, const Geometry& g, std::uint64_t user_units
 
 void read_counters(std::istream& in, bool verify, std::uint64_t& sequence, FtlStats& stats) {
   SectionReader s(in, "CNTR", "counters", kCounterBytes, kCounterBytes, verify);
-  for (std::uint64_t* v : {&sequence, &stats.host_units_written, &stats.host_units_programmed, &stats.gc_units_copied,
-                           &stats.pad_units, &stats.pages_programmed, &stats.erases, &stats.gc_erases,
-                           &stats.gc_victims, &stats.units_trimmed}) {
+  for (std::uint64_t* v :
+       {&sequence, &stats.host_units_written, &stats.host_units_programmed, &stats.gc_units_copied, &stats.pad_units,
+        &stats.pages_programmed, &stats.erases, &stats.gc_erases, &stats.gc_victims, &stats.units_trimmed}) {
     *v = s.get<std::uint64_t>();
   }
   s.finish();

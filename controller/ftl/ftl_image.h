@@ -77,8 +77,8 @@ class SectionReader {
  public:
   // Reads the header of the next section, which must be `tag` (`name` in messages, `index` >= 0
   // adds " #index"), and checks its length against [min_len, max_len] and the bytes left.
-  SectionReader(std::istream& in, const char (&tag)[5], std::string name, std::uint64_t min_len,
-                std::uint64_t max_len, bool verify_checksum = true, std::int64_t index = -1);
+  SectionReader(std::istream& in, const char (&tag)[5], std::string name, std::uint64_t min_len, std::uint64_t max_len,
+                bool verify_checksum = true, std::int64_t index = -1);
   SectionReader(const SectionReader&) = delete;
   SectionReader& operator=(const SectionReader&) = delete;
 

@@ -36,8 +36,14 @@ std::vector<std::uint64_t> MappingCache::lru_order() const {
 
 void MappingCache::unlink(std::uint64_t page) {
   const std::int64_t p = m_prev[page], n = m_next[page];
-  if (p != kNone) m_next[p] = n; else m_head = n;
-  if (n != kNone) m_prev[n] = p; else m_tail = p;
+  if (p != kNone)
+    m_next[p] = n;
+  else
+    m_head = n;
+  if (n != kNone)
+    m_prev[n] = p;
+  else
+    m_tail = p;
   m_prev[page] = m_next[page] = kNone;
 }
 

@@ -16,7 +16,7 @@ class MappingCache {
   static constexpr std::int64_t kNone = -1;
 
   struct Effect {
-    std::int64_t read = kNone;       // translation page to read from flash (a miss)
+    std::int64_t read = kNone;        // translation page to read from flash (a miss)
     std::int64_t write_back = kNone;  // dirty translation page evicted: program it
   };
 

@@ -31,9 +31,7 @@ std::string spill_dir() {
 
 P2lTable::P2lTable(std::uint64_t units, std::uint32_t units_per_block, std::uint64_t memory_budget_bytes,
                    std::uint32_t cache_blocks)
-    : m_units(units),
-      m_upb(units_per_block),
-      m_shift(log2_exact(units_per_block)) {
+    : m_units(units), m_upb(units_per_block), m_shift(log2_exact(units_per_block)) {
   if (m_upb == 0 || units % m_upb != 0) throw std::invalid_argument("P2L table: units must be whole blocks");
   if (units * sizeof(Lpn) <= memory_budget_bytes) {
     m_array.reserve(units);
@@ -61,8 +59,7 @@ void P2lTable::open_file() {
   name.push_back('\0');
   m_fd = mkstemp(name.data());
   if (m_fd < 0) {
-    throw std::runtime_error("cannot create the P2L spill file in " + m_dir + " (set TMPDIR): " +
-                             std::strerror(errno));
+    throw std::runtime_error("cannot create the P2L spill file in " + m_dir + " (set TMPDIR): " + std::strerror(errno));
   }
   unlink(name.data());  // gone when the descriptor closes
 }
@@ -71,10 +68,7 @@ P2lTable::~P2lTable() {
   if (m_fd >= 0) close(m_fd);
 }
 
-P2lTable::P2lTable(const P2lTable& other)
-    : m_units(other.m_units),
-      m_upb(other.m_upb),
-      m_shift(other.m_shift) {
+P2lTable::P2lTable(const P2lTable& other) : m_units(other.m_units), m_upb(other.m_upb), m_shift(other.m_shift) {
   copy_from(other);
 }
 

@@ -25,8 +25,8 @@ class P2lTable {
 
   // `units` entries, all kNoLpn. Spilled when units * 4 bytes exceeds `memory_budget_bytes`;
   // `cache_blocks` (0: automatic) bounds the blocks held in memory then.
-  P2lTable(std::uint64_t units, std::uint32_t units_per_block,
-           std::uint64_t memory_budget_bytes = kDefaultMemoryBudget, std::uint32_t cache_blocks = 0);
+  P2lTable(std::uint64_t units, std::uint32_t units_per_block, std::uint64_t memory_budget_bytes = kDefaultMemoryBudget,
+           std::uint32_t cache_blocks = 0);
   ~P2lTable();
   P2lTable(const P2lTable& other);
   P2lTable& operator=(const P2lTable& other);
@@ -76,16 +76,16 @@ class P2lTable {
 
   std::uint64_t m_units;
   std::uint32_t m_upb;
-  int m_shift;  // log2(units per block) when a power of two, else -1
+  int m_shift;               // log2(units per block) when a power of two, else -1
   std::vector<Lpn> m_array;  // not spilled
   // Spilled:
   int m_fd = -1;
   std::string m_dir;
-  mutable std::vector<Lpn> m_cache;                  // cache slots of m_upb entries
+  mutable std::vector<Lpn> m_cache;                    // cache slots of m_upb entries
   mutable std::vector<std::uint32_t> m_slot_of_block;  // per block: its slot, or kNoSlot
   mutable std::vector<std::uint64_t> m_block_of_slot;
   mutable std::vector<std::uint8_t> m_dirty, m_referenced;
-  mutable std::vector<std::uint64_t> m_on_file;        // bitmap: block has entries in the file
+  mutable std::vector<std::uint64_t> m_on_file;  // bitmap: block has entries in the file
   mutable std::uint32_t m_slots_used = 0, m_hand = 0;
   mutable std::uint64_t m_loads = 0, m_stores = 0;
 };

@@ -4,8 +4,7 @@
 
 namespace ssdlab {
 
-VictimIndex::VictimIndex(std::uint32_t dies, std::uint32_t blocks_per_die,
-                         std::uint32_t units_per_block)
+VictimIndex::VictimIndex(std::uint32_t dies, std::uint32_t blocks_per_die, std::uint32_t units_per_block)
     : m_blocks_per_die(blocks_per_die),
       m_units_per_block(units_per_block),
       m_next(std::size_t(dies) * blocks_per_die, kNone),

@@ -25,9 +25,7 @@ class VictimIndex {
   // Closed block of `die` with the fewest valid units (oldest among equals), or kNone.
   std::int32_t fewest_valid(std::uint32_t die) const;
   // Oldest block holding exactly `valid` units on `die`, or kNone.
-  std::int32_t oldest_with(std::uint32_t die, std::uint32_t valid) const {
-    return m_head[bucket(die, valid)];
-  }
+  std::int32_t oldest_with(std::uint32_t die, std::uint32_t valid) const { return m_head[bucket(die, valid)]; }
   std::int32_t next_in_bucket(std::uint32_t block) const { return m_next[block]; }
   void prefetch(std::uint32_t block) const {
     __builtin_prefetch(&m_prev[block]);
@@ -51,9 +49,9 @@ class VictimIndex {
 
   std::uint32_t m_blocks_per_die;
   std::uint32_t m_units_per_block;
-  std::vector<std::int32_t> m_next, m_prev;  // per block
-  std::vector<std::int32_t> m_head, m_tail;  // per (die, valid count)
-  std::vector<std::uint32_t> m_count;        // closed blocks per die
+  std::vector<std::int32_t> m_next, m_prev;       // per block
+  std::vector<std::int32_t> m_head, m_tail;       // per (die, valid count)
+  std::vector<std::uint32_t> m_count;             // closed blocks per die
   mutable std::vector<std::uint32_t> m_min_hint;  // per die: no non-empty bucket below it
 };
 

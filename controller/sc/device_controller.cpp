@@ -12,12 +12,13 @@ DeviceController::DeviceController(sc_core::sc_module_name name, const DriveConf
       m_timeline(timeline),
       m_cpu_lane(timeline.add_lane()),
       m_ftl(config),
-      m_buffer_units(static_cast<std::uint32_t>(config.controller.write_buffer_bytes /
-                                                config.controller.mapping_unit_bytes)),
+      m_buffer_units(
+          static_cast<std::uint32_t>(config.controller.write_buffer_bytes / config.controller.mapping_unit_bytes)),
       m_buffer(m_buffer_units + 1),
       m_map_cache(m_ftl.user_units(), config.nand.page_size_bytes / 4,
-                  config.controller.mapping_cache_bytes ? config.controller.mapping_cache_bytes / config.nand.page_size_bytes
-                                                        : ~std::uint64_t(0)),
+                  config.controller.mapping_cache_bytes
+                      ? config.controller.mapping_cache_bytes / config.nand.page_size_bytes
+                      : ~std::uint64_t(0)),
       m_user_sectors(config.controller.user_bytes / kSectorBytes),
       m_cpu_queue(kMaxTags),
       m_buffer_waiters(kMaxTags) {
@@ -276,8 +277,8 @@ void DeviceController::start_write(std::uint8_t tag) {
     const std::uint32_t e = m_ftl.lookup(lpn);
     if (e == kUnmapped || Ftl::is_buffered(e)) continue;
     const std::uint32_t block = g.block_of_unit(e);
-    m_ops.push_back(NandOp{NandOpKind::kRead, OpOrigin::kHost, g.die_of_block(block), block,
-                           g.page_of_unit(e), g.unit_bytes, tag | kRmwCookie});
+    m_ops.push_back(NandOp{NandOpKind::kRead, OpOrigin::kHost, g.die_of_block(block), block, g.page_of_unit(e),
+                           g.unit_bytes, tag | kRmwCookie});
     ++c.pending;
     ++m_stats.rmw_reads;
   }

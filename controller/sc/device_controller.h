@@ -24,14 +24,14 @@ namespace ssdlab {
 
 struct ControllerStats {
   std::uint64_t commands = 0;
-  std::uint64_t read_units_from_buffer = 0;   // served from the write buffer
-  std::uint64_t read_units_unmapped = 0;      // never written / trimmed: zeros, no NAND read
+  std::uint64_t read_units_from_buffer = 0;  // served from the write buffer
+  std::uint64_t read_units_unmapped = 0;     // never written / trimmed: zeros, no NAND read
   std::uint64_t read_units_from_nand = 0;
-  std::uint64_t rmw_reads = 0;                // reads for partially written mapping units
-  std::uint64_t buffer_waits = 0;             // writes that waited for buffer space
-  std::uint64_t rejected = 0;                 // commands completed with an error
+  std::uint64_t rmw_reads = 0;     // reads for partially written mapping units
+  std::uint64_t buffer_waits = 0;  // writes that waited for buffer space
+  std::uint64_t rejected = 0;      // commands completed with an error
   std::uint64_t trims = 0, flushes = 0;
-  std::uint64_t background_gc_ops = 0;        // flash operations issued by idle-time GC
+  std::uint64_t background_gc_ops = 0;          // flash operations issued by idle-time GC
   std::uint64_t map_reads = 0, map_writes = 0;  // translation pages read on a miss / written back
 };
 
@@ -46,8 +46,7 @@ class DeviceController : public sc_core::sc_module,
   sc_core::sc_port<SataLinkIf> link;
 
   // `keep_data`: carry real bytes (write buffer and flash pages), for the NBD front end.
-  DeviceController(sc_core::sc_module_name name, const DriveConfig& config, Timeline& timeline,
-                   bool keep_data = false);
+  DeviceController(sc_core::sc_module_name name, const DriveConfig& config, Timeline& timeline, bool keep_data = false);
 
   void receive_from_host(const Fis& fis) override;
   void flash_done(const NandOp& op) override;
@@ -110,7 +109,7 @@ class DeviceController : public sc_core::sc_module,
     std::uint8_t* host_data = nullptr;
     Lpn first_lpn = 0;
     std::uint32_t units = 0;
-    std::uint32_t pending = 0;  // NAND reads (read, RMW) or unprogrammed units (write-through)
+    std::uint32_t pending = 0;      // NAND reads (read, RMW) or unprogrammed units (write-through)
     std::uint32_t map_pending = 0;  // translation pages being read before the data reads
     std::uint32_t bytes_sent = 0;   // read data already on its way to the host
     std::uint64_t serial = 0;       // which command this is: tags are reused (see slot_owner)
@@ -183,7 +182,7 @@ class DeviceController : public sc_core::sc_module,
   std::unique_ptr<PageStore> m_store;  // flash data (keep_data only)
   MappingCache m_map_cache;
   std::array<std::vector<NandOp>, kMaxTags> m_deferred;  // data reads waiting for translation pages
-  std::vector<std::uint8_t> m_slot_data;  // buffer data, one mapping unit per slot (keep_data only)
+  std::vector<std::uint8_t> m_slot_data;                 // buffer data, one mapping unit per slot (keep_data only)
   std::vector<std::uint8_t> m_read_scratch;  // one mapping unit: a read's data is assembled here (keep_data only)
   std::uint64_t m_user_sectors;
   std::array<Command, kMaxTags> m_commands{};

@@ -18,9 +18,7 @@ enum class AtaCommand : std::uint8_t {
 
 // Non-queued commands may only be issued when no NCQ command is outstanding, and nothing
 // else is issued until they complete (what the 2009-2011 generation of drives required).
-constexpr bool is_queued(AtaCommand c) {
-  return c == AtaCommand::kReadFpdma || c == AtaCommand::kWriteFpdma;
-}
+constexpr bool is_queued(AtaCommand c) { return c == AtaCommand::kReadFpdma || c == AtaCommand::kWriteFpdma; }
 
 // A DATA SET MANAGEMENT range entry: 48-bit LBA + 16-bit sector count, 64 entries per
 // 512-byte block of the range list the host sends.
@@ -33,10 +31,10 @@ inline std::uint32_t trim_payload_bytes(std::uint64_t sectors) {
 }
 
 enum class FisKind : std::uint8_t {
-  kCommand,       // Register H2D FIS carrying the command
-  kDataToDevice,  // DMA Setup (D2H) followed by the host's Data FISes (H2D)
-  kDataToHost,    // DMA Setup (D2H) followed by the device's Data FISes (D2H)
-  kSetDeviceBits, // NCQ completion (D2H)
+  kCommand,        // Register H2D FIS carrying the command
+  kDataToDevice,   // DMA Setup (D2H) followed by the host's Data FISes (H2D)
+  kDataToHost,     // DMA Setup (D2H) followed by the device's Data FISes (D2H)
+  kSetDeviceBits,  // NCQ completion (D2H)
 };
 
 struct Fis {
@@ -71,8 +69,7 @@ inline std::uint64_t fis_wire_bytes(const Fis& f) {
     case FisKind::kDataToDevice:
     case FisKind::kDataToHost: {
       const std::uint64_t frames = (f.data_bytes + kMaxDataFisPayload - 1) / kMaxDataFisPayload;
-      return kDmaSetupFisBytes + kFisFramingBytes +
-             frames * (kDataFisHeaderBytes + kFisFramingBytes) + f.data_bytes;
+      return kDmaSetupFisBytes + kFisFramingBytes + frames * (kDataFisHeaderBytes + kFisFramingBytes) + f.data_bytes;
     }
   }
   return 0;

@@ -125,7 +125,7 @@ void Connection::on_request(const error_code& ec) {
   if (m_server.stopping || m_closed) return;
   Request r;
   if (!decode_request(m_header.data(), r)) return bad_handshake();  // out of step: nothing to trust
-  if (r.type == kCmdDisc) return input_ended(false);  // outstanding replies still go out
+  if (r.type == kCmdDisc) return input_ended(false);                // outstanding replies still go out
   const std::uint32_t error = check_request(r, m_server.ex);
   if (error != kOk) {
     ++m_server.counters.rejected;
@@ -147,9 +147,9 @@ void Connection::admit_or_wait() {
   const std::uint64_t bytes = payload_bytes(m_request.type, m_request.length);
   const bool alone = m_bytes == 0;
   const bool fits_here = bytes == 0 || alone || m_bytes + bytes <= m_server.limits.connection_bytes;
-  const Wait wait = !fits_here ? Wait::kOwn
+  const Wait wait = !fits_here                                                         ? Wait::kOwn
                     : bytes > 0 && !m_server.reserve(shared_from_this(), bytes, alone) ? Wait::kServer
-                                                                                        : Wait::kNone;
+                                                                                       : Wait::kNone;
   if (wait != Wait::kNone) {
     if (m_wait == Wait::kNone) ++m_server.counters.memory_waits;
     m_wait = wait;
@@ -163,10 +163,10 @@ void Connection::admit_or_wait() {
 void Connection::start_io() {
   const Request& r = m_request;
   auto io = std::make_shared<Io>();
-  io->kind = r.type == kCmdRead ? IoKind::kRead
+  io->kind = r.type == kCmdRead    ? IoKind::kRead
              : r.type == kCmdWrite ? IoKind::kWrite
-             : r.type == kCmdTrim ? IoKind::kTrim
-                                  : IoKind::kFlush;
+             : r.type == kCmdTrim  ? IoKind::kTrim
+                                   : IoKind::kFlush;
   io->fua = r.flags & kCmdFlagFua;
   io->offset = r.offset;
   io->length = r.length;

@@ -91,15 +91,24 @@ OptionOutcome info_or_go(const OptionHeader& h, const std::vector<std::uint8_t>&
 
 const char* error_name(std::uint32_t error) {
   switch (error) {
-    case kOk: return "ok";
-    case kEperm: return "EPERM";
-    case kEio: return "EIO";
-    case kEnomem: return "ENOMEM";
-    case kEinval: return "EINVAL";
-    case kEnospc: return "ENOSPC";
-    case kEoverflow: return "EOVERFLOW";
-    case kEnotsup: return "ENOTSUP";
-    case kEshutdown: return "ESHUTDOWN";
+    case kOk:
+      return "ok";
+    case kEperm:
+      return "EPERM";
+    case kEio:
+      return "EIO";
+    case kEnomem:
+      return "ENOMEM";
+    case kEinval:
+      return "EINVAL";
+    case kEnospc:
+      return "ENOSPC";
+    case kEoverflow:
+      return "EOVERFLOW";
+    case kEnotsup:
+      return "ENOTSUP";
+    case kEshutdown:
+      return "ESHUTDOWN";
   }
   return "unknown error";
 }

@@ -13,14 +13,14 @@
 namespace ssdlab::nbd {
 
 // ---- magic numbers -------------------------------------------------------------------------
-constexpr std::uint64_t kNbdMagic = 0x4e42444d41474943ULL;       // "NBDMAGIC"
-constexpr std::uint64_t kOptMagic = 0x49484156454F5054ULL;       // "IHAVEOPT"
+constexpr std::uint64_t kNbdMagic = 0x4e42444d41474943ULL;  // "NBDMAGIC"
+constexpr std::uint64_t kOptMagic = 0x49484156454F5054ULL;  // "IHAVEOPT"
 constexpr std::uint64_t kOptReplyMagic = 0x0003e889045565a9ULL;
 constexpr std::uint32_t kRequestMagic = 0x25609513;
 constexpr std::uint32_t kSimpleReplyMagic = 0x67446698;
 
 // ---- handshake -----------------------------------------------------------------------------
-constexpr std::uint16_t kFlagFixedNewstyle = 1 << 0;   // server handshake flags
+constexpr std::uint16_t kFlagFixedNewstyle = 1 << 0;  // server handshake flags
 constexpr std::uint16_t kFlagNoZeroes = 1 << 1;
 constexpr std::uint32_t kClientFixedNewstyle = 1 << 0;  // client flags
 constexpr std::uint32_t kClientNoZeroes = 1 << 1;
@@ -86,11 +86,11 @@ const char* error_name(std::uint32_t error);
 
 // What the server offers: one export, its size, its flags and block size constraints.
 struct Export {
-  std::string name;         // the empty name (the default export) is accepted too
+  std::string name;  // the empty name (the default export) is accepted too
   std::string description;
   std::uint64_t size = 0;
   std::uint16_t flags = kTxHasFlags;
-  std::uint32_t min_block = 512;        // the drive's sector: smaller requests cannot be expressed
+  std::uint32_t min_block = 512;  // the drive's sector: smaller requests cannot be expressed
   std::uint32_t preferred_block = 4096;
   std::uint32_t max_block = 32u << 20;  // largest READ/WRITE payload
   bool accepts(const std::string& requested) const { return requested.empty() || requested == name; }
@@ -143,8 +143,8 @@ struct OptionOutcome {
 };
 // The server's answer to one option. EXPORT_NAME, GO, INFO and ABORT are served; every other
 // option is answered NBD_REP_ERR_UNSUP (structured replies, TLS, LIST, metadata contexts).
-OptionOutcome handle_option(const OptionHeader& header, const std::vector<std::uint8_t>& data,
-                            const Export& ex, bool no_zeroes);
+OptionOutcome handle_option(const OptionHeader& header, const std::vector<std::uint8_t>& data, const Export& ex,
+                            bool no_zeroes);
 
 // ---- transmission --------------------------------------------------------------------------
 constexpr std::size_t kRequestBytes = 28;

@@ -28,10 +28,14 @@ constexpr auto kPollLinger = std::chrono::microseconds(300);
 
 const char* to_string(IoKind kind) {
   switch (kind) {
-    case IoKind::kRead: return "read";
-    case IoKind::kWrite: return "write";
-    case IoKind::kTrim: return "trim";
-    case IoKind::kFlush: return "flush";
+    case IoKind::kRead:
+      return "read";
+    case IoKind::kWrite:
+      return "write";
+    case IoKind::kTrim:
+      return "trim";
+    case IoKind::kFlush:
+      return "flush";
   }
   return "?";
 }

@@ -30,11 +30,11 @@ struct Io {
   std::uint64_t offset = 0;
   std::uint32_t length = 0;
   std::uint64_t handle = 0;
-  std::vector<std::uint8_t> data;  // WRITE payload; READ destination (length bytes)
-  std::chrono::steady_clock::time_point arrival;  // when the whole request had been received
-  std::uint32_t error = kOk;       // set by the backend
+  std::vector<std::uint8_t> data;                   // WRITE payload; READ destination (length bytes)
+  std::chrono::steady_clock::time_point arrival;    // when the whole request had been received
+  std::uint32_t error = kOk;                        // set by the backend
   std::chrono::steady_clock::time_point completed;  // when the backend completed it
-  std::shared_ptr<Connection> connection;  // the server's: who gets the reply
+  std::shared_ptr<Connection> connection;           // the server's: who gets the reply
 };
 using IoPtr = std::shared_ptr<Io>;
 
@@ -60,17 +60,17 @@ struct Limits {
 };
 
 struct ServerCounters {
-  std::atomic<std::uint64_t> connections{0};        // accepted
+  std::atomic<std::uint64_t> connections{0};  // accepted
   std::atomic<std::uint64_t> open_connections{0};
   std::atomic<std::uint64_t> refused_connections{0};  // closed at once: max_connections reached
   std::atomic<std::uint64_t> handshake_timeouts{0};
-  std::atomic<std::uint64_t> accept_backoffs{0};    // accept() out of descriptors: retried later
-  std::atomic<std::uint64_t> memory_waits{0};       // a request waited for in-flight bytes to drain
-  std::atomic<std::uint64_t> bad_handshakes{0};     // closed during the handshake by the server
-  std::atomic<std::uint64_t> rejected{0};           // requests answered with an error before the drive
-  std::atomic<std::uint64_t> submitted{0};          // requests handed to the drive
-  std::atomic<std::uint64_t> replies{0};            // replies written
-  std::atomic<std::uint64_t> lost_mid_request{0};   // clients gone in the middle of a request
+  std::atomic<std::uint64_t> accept_backoffs{0};   // accept() out of descriptors: retried later
+  std::atomic<std::uint64_t> memory_waits{0};      // a request waited for in-flight bytes to drain
+  std::atomic<std::uint64_t> bad_handshakes{0};    // closed during the handshake by the server
+  std::atomic<std::uint64_t> rejected{0};          // requests answered with an error before the drive
+  std::atomic<std::uint64_t> submitted{0};         // requests handed to the drive
+  std::atomic<std::uint64_t> replies{0};           // replies written
+  std::atomic<std::uint64_t> lost_mid_request{0};  // clients gone in the middle of a request
   // Reply hand-over: backend completion -> reply written (nanoseconds; sum, max).
   std::atomic<std::uint64_t> handovers{0}, handover_ns_sum{0}, handover_ns_max{0};
 };

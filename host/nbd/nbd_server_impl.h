@@ -73,9 +73,9 @@ class Connection : public std::enable_shared_from_this<Connection> {
   bool m_input_closed = false;  // EOF, DISC, an error or shutdown: no more requests are read
   bool m_paused = false;        // too many requests outstanding: reading waits
   bool m_closed = false;
-  bool m_reading = false;       // a read from the socket is under way
+  bool m_reading = false;  // a read from the socket is under way
   Wait m_wait = Wait::kNone;
-  Request m_request;            // the READ/WRITE read and waiting for in-flight bytes
+  Request m_request;              // the READ/WRITE read and waiting for in-flight bytes
   std::uint32_t m_in_flight = 0;  // in the backend
   std::uint64_t m_bytes = 0;      // payload bytes held (Limits::connection_bytes)
   std::array<std::uint8_t, kRequestBytes> m_header{};
@@ -122,15 +122,15 @@ struct Server::Impl {
   std::function<void(int)> on_signal;
   boost::asio::steady_timer grace;
   boost::asio::steady_timer accept_retry;
-  bool accept_failing = false;  // an episode of accept() errors is under way (logged once)
+  bool accept_failing = false;       // an episode of accept() errors is under way (logged once)
   bool at_connection_limit = false;  // logged once per episode
   std::map<std::uint64_t, std::shared_ptr<Connection>> connections;
   std::uint64_t next_id = 0;
   bool stopping = false;   // no new connections or requests
   bool finishing = false;  // closing every connection
   bool busy_poll = false;
-  std::uint64_t in_flight = 0;  // requests handed to the backend, not yet completed
-  std::uint64_t held_bytes = 0;  // payload bytes held by all connections
+  std::uint64_t in_flight = 0;                      // requests handed to the backend, not yet completed
+  std::uint64_t held_bytes = 0;                     // payload bytes held by all connections
   std::deque<std::shared_ptr<Connection>> waiters;  // requests waiting for server_bytes
   std::thread thread;
 };

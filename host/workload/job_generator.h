@@ -33,7 +33,7 @@ class JobGenerator : public IoSource {
   std::uint64_t m_slots = 0;   // random offsets: number of aligned start positions
   std::uint64_t m_cursor = 0;  // sequential position within the region
   bool m_random = false;
-  Permutation m_map;           // random map: this pass's order of blocks
+  Permutation m_map;  // random map: this pass's order of blocks
   std::uint64_t m_map_next = 0;
 };
 

@@ -10,30 +10,42 @@ namespace ssdlab {
 
 const char* to_string(CellType cell) {
   switch (cell) {
-    case CellType::kSlc: return "SLC";
-    case CellType::kMlc: return "MLC";
-    case CellType::kTlc: return "TLC";
+    case CellType::kSlc:
+      return "SLC";
+    case CellType::kMlc:
+      return "MLC";
+    case CellType::kTlc:
+      return "TLC";
   }
   return "?";
 }
 
 const char* to_string(GcPolicyKind policy) {
   switch (policy) {
-    case GcPolicyKind::kGreedy: return "greedy";
-    case GcPolicyKind::kCostBenefit: return "cost_benefit";
-    case GcPolicyKind::kFifo: return "fifo";
+    case GcPolicyKind::kGreedy:
+      return "greedy";
+    case GcPolicyKind::kCostBenefit:
+      return "cost_benefit";
+    case GcPolicyKind::kFifo:
+      return "fifo";
   }
   return "?";
 }
 
 const char* to_string(RwMode mode) {
   switch (mode) {
-    case RwMode::kRead: return "read";
-    case RwMode::kWrite: return "write";
-    case RwMode::kRandRead: return "randread";
-    case RwMode::kRandWrite: return "randwrite";
-    case RwMode::kRandRw: return "randrw";
-    case RwMode::kReadWrite: return "readwrite";
+    case RwMode::kRead:
+      return "read";
+    case RwMode::kWrite:
+      return "write";
+    case RwMode::kRandRead:
+      return "randread";
+    case RwMode::kRandWrite:
+      return "randwrite";
+    case RwMode::kRandRw:
+      return "randrw";
+    case RwMode::kReadWrite:
+      return "readwrite";
   }
   return "?";
 }
@@ -44,8 +56,7 @@ std::uint64_t Amount::resolve(std::uint64_t capacity_bytes) const {
   if (!is_percent) return bytes;
   if (percent == 100.0) return capacity_bytes;
   if (!(percent > 0.0)) return 0;
-  const long double exact =
-      static_cast<long double>(capacity_bytes) * static_cast<long double>(percent) / 100.0L;
+  const long double exact = static_cast<long double>(capacity_bytes) * static_cast<long double>(percent) / 100.0L;
   const long double limit = static_cast<long double>(std::numeric_limits<std::uint64_t>::max());
   if (exact >= limit) return std::numeric_limits<std::uint64_t>::max();
   return static_cast<std::uint64_t>(std::floor(exact));

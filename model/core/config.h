@@ -52,19 +52,19 @@ struct GcConfig {
 };
 
 struct ControllerConfig {
-  std::uint32_t queue_depth = 32;         // device NCQ depth (1..32)
-  Picos firmware_cost_ps = 0;             // CPU time per command
-  Picos firmware_write_cost_ps = 0;       // extra CPU time per write command (allocation, mapping)
-  Picos firmware_gc_cost_ps = 0;          // CPU time per unit relocated by foreground GC
-  std::uint64_t write_buffer_bytes = 0;   // DRAM write buffer
-  bool write_cache = true;                // complete writes once buffered
-  bool trim = true;                       // DATA SET MANAGEMENT / TRIM supported
-  double op = 0.07;                       // spare fraction of raw capacity hidden from the host
-  std::uint64_t user_bytes = 0;           // derived from op (or given as `capacity`)
+  std::uint32_t queue_depth = 32;        // device NCQ depth (1..32)
+  Picos firmware_cost_ps = 0;            // CPU time per command
+  Picos firmware_write_cost_ps = 0;      // extra CPU time per write command (allocation, mapping)
+  Picos firmware_gc_cost_ps = 0;         // CPU time per unit relocated by foreground GC
+  std::uint64_t write_buffer_bytes = 0;  // DRAM write buffer
+  bool write_cache = true;               // complete writes once buffered
+  bool trim = true;                      // DATA SET MANAGEMENT / TRIM supported
+  double op = 0.07;                      // spare fraction of raw capacity hidden from the host
+  std::uint64_t user_bytes = 0;          // derived from op (or given as `capacity`)
   std::uint32_t mapping_unit_bytes = 4096;
   // DRAM for the mapping table's translation pages; 0 = the whole table is in DRAM.
   std::uint64_t mapping_cache_bytes = 0;
-  std::uint64_t max_transfer_bytes = 0;   // largest single ATA command (NBD splits above it)
+  std::uint64_t max_transfer_bytes = 0;  // largest single ATA command (NBD splits above it)
   GcConfig gc;
 };
 

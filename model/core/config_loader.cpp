@@ -18,7 +18,8 @@ namespace {
 
 constexpr std::uint32_t kU32Max = std::numeric_limits<std::uint32_t>::max();
 constexpr std::uint64_t kMaxTransferLimit = 65536ULL * kSectorBytes;  // LBA48: 65536 sectors
-constexpr std::uint64_t kMaxMappingUnits = 0x7FFFFFFFULL;  // the FTL keeps the top bit of an L2P entry for buffered data
+constexpr std::uint64_t kMaxMappingUnits =
+    0x7FFFFFFFULL;  // the FTL keeps the top bit of an L2P entry for buffered data
 
 // User bytes for a spare fraction: floor(raw * (1 - op)), down to a whole mapping unit.
 std::uint64_t user_bytes_for_op(std::uint64_t raw, double op, std::uint64_t mapping_unit) {
@@ -28,8 +29,7 @@ std::uint64_t user_bytes_for_op(std::uint64_t raw, double op, std::uint64_t mapp
 }
 
 // An error about `key` of `map`: at the key if present, else where the map is opened.
-[[noreturn]] void fail_key(const YamlSource& src, const YAML::Node& map,
-                           const std::string& map_path, const char* key,
+[[noreturn]] void fail_key(const YamlSource& src, const YAML::Node& map, const std::string& map_path, const char* key,
                            const std::string& message) {
   const std::string path = join_path(map_path, key);
   if (const YAML::Node child = map[key]) src.fail(child, path, message);
@@ -37,9 +37,8 @@ std::uint64_t user_bytes_for_op(std::uint64_t raw, double op, std::uint64_t mapp
 }
 
 // The keys that make up the raw capacity.
-const std::vector<std::string> kGeometryKeys = {"nand.channels",        "nand.dies_per_channel",
-                                                "nand.planes_per_die",  "nand.blocks_per_plane",
-                                                "nand.pages_per_block", "nand.page_size"};
+const std::vector<std::string> kGeometryKeys = {"nand.channels",         "nand.dies_per_channel", "nand.planes_per_die",
+                                                "nand.blocks_per_plane", "nand.pages_per_block",  "nand.page_size"};
 
 std::vector<std::string> plus(std::vector<std::string> keys, const std::vector<std::string>& more) {
   keys.insert(keys.end(), more.begin(), more.end());
@@ -61,8 +60,8 @@ class DriveParser {
   DriveConfig parse(const YAML::Node& root);
 
  private:
-  std::uint32_t u32(const YAML::Node& map, const char* key, const std::string& path,
-                    std::uint32_t min, std::uint32_t max, bool required, std::uint32_t fallback);
+  std::uint32_t u32(const YAML::Node& map, const char* key, const std::string& path, std::uint32_t min,
+                    std::uint32_t max, bool required, std::uint32_t fallback);
   void parse_nand(const YAML::Node& node);
   void parse_page_times(const YAML::Node& nand, const char* key, std::array<Picos, 3>& out);
   void check_geometry();
@@ -107,9 +106,8 @@ void DriveParser::fail_cross(const YAML::Node& map, const std::string& map_path,
   fail_key(src_, map, map_path, key, text);
 }
 
-std::uint32_t DriveParser::u32(const YAML::Node& map, const char* key, const std::string& path,
-                               std::uint32_t min, std::uint32_t max, bool required,
-                               std::uint32_t fallback) {
+std::uint32_t DriveParser::u32(const YAML::Node& map, const char* key, const std::string& path, std::uint32_t min,
+                               std::uint32_t max, bool required, std::uint32_t fallback) {
   const std::string key_path = join_path(path, key);
   const YAML::Node node = required ? require(src_, map, path, key) : map[key];
   if (!node) return fallback;
@@ -129,8 +127,7 @@ void DriveParser::parse_nand(const YAML::Node& node) {
   const YAML::Node page = require(src_, node, p, "page_size");
   const std::uint64_t page_size = get_size(src_, page, "nand.page_size");
   if (page_size < kSectorBytes || page_size % kSectorBytes != 0 || page_size > kU32Max)
-    src_.fail(page, "nand.page_size",
-              "must be a multiple of 512 bytes (at least 512B), got " + page.Scalar());
+    src_.fail(page, "nand.page_size", "must be a multiple of 512 bytes (at least 512B), got " + page.Scalar());
   n.page_size_bytes = static_cast<std::uint32_t>(page_size);
 
   const YAML::Node cell = require(src_, node, p, "cell");
@@ -156,8 +153,7 @@ void DriveParser::parse_nand(const YAML::Node& node) {
   check_geometry();
 }
 
-void DriveParser::parse_page_times(const YAML::Node& nand, const char* key,
-                                   std::array<Picos, 3>& out) {
+void DriveParser::parse_page_times(const YAML::Node& nand, const char* key, std::array<Picos, 3>& out) {
   const std::string path = join_path("nand", key);
   const YAML::Node node = require(src_, nand, "nand", key);
   const std::vector<std::string> types = page_type_keys(c_.nand.page_types());
@@ -169,8 +165,7 @@ void DriveParser::parse_page_times(const YAML::Node& nand, const char* key,
   }
   if (!node.IsMap())
     src_.fail(node, path,
-              "expected a duration or a map of page types (" +
-                  std::string(to_string(c_.nand.cell)) + ": lsb" +
+              "expected a duration or a map of page types (" + std::string(to_string(c_.nand.cell)) + ": lsb" +
                   (types.size() > 1 ? ", ..." : "") + ")");
   check_map(src_, node, path, page_type_keys(3));
   std::string expected;
@@ -179,8 +174,7 @@ void DriveParser::parse_page_times(const YAML::Node& nand, const char* key,
     const bool used = std::find(types.begin(), types.end(), type) != types.end();
     if (!used && node[type])
       src_.fail(node[type], join_path(path, type),
-                std::string(to_string(c_.nand.cell)) + " cells have no " + type +
-                    " pages (expected " + expected + ")");
+                std::string(to_string(c_.nand.cell)) + " cells have no " + type + " pages (expected " + expected + ")");
   }
   for (std::size_t i = 0; i < types.size(); ++i)
     out[i] = get_duration(src_, require(src_, node, path, types[i]), join_path(path, types[i]));
@@ -209,10 +203,8 @@ void DriveParser::parse_controller(const YAML::Node& node) {
     ctl.firmware_write_cost_ps = get_duration(src_, node["firmware_write_cost"], "controller.firmware_write_cost");
   if (node["firmware_gc_cost"])
     ctl.firmware_gc_cost_ps = get_duration(src_, node["firmware_gc_cost"], "controller.firmware_gc_cost");
-  ctl.write_buffer_bytes =
-      get_size(src_, require(src_, node, p, "write_buffer"), "controller.write_buffer");
-  if (node["write_cache"])
-    ctl.write_cache = get_bool(src_, node["write_cache"], "controller.write_cache");
+  ctl.write_buffer_bytes = get_size(src_, require(src_, node, p, "write_buffer"), "controller.write_buffer");
+  if (node["write_cache"]) ctl.write_cache = get_bool(src_, node["write_cache"], "controller.write_cache");
   if (node["trim"]) ctl.trim = get_bool(src_, node["trim"], "controller.trim");
   if (node["mapping_cache"]) parse_mapping_cache(node);
   ctl.max_transfer_bytes = kMaxTransferLimit;
@@ -229,20 +221,21 @@ void DriveParser::parse_controller(const YAML::Node& node) {
   const YAML::Node buffer = node["write_buffer"];
   // A write command lands in the buffer whole: no command may be larger than it.
   if (!node["max_transfer"]) {
-    ctl.max_transfer_bytes = std::min<std::uint64_t>(kMaxTransferLimit, ctl.write_buffer_bytes / kSectorBytes * kSectorBytes);
+    ctl.max_transfer_bytes =
+        std::min<std::uint64_t>(kMaxTransferLimit, ctl.write_buffer_bytes / kSectorBytes * kSectorBytes);
   } else if (ctl.max_transfer_bytes > ctl.write_buffer_bytes) {
     fail_cross(node, p, "max_transfer", {"controller.write_buffer"},
                "must not exceed the write buffer (" + format_size(ctl.write_buffer_bytes) + "), got " +
                    node["max_transfer"].Scalar());
   }
   if (ctl.write_buffer_bytes < c_.nand.page_size_bytes)
-    fail_cross(node, p, "write_buffer", {"nand.page_size"},
-               "must hold at least one NAND page (" + format_size(c_.nand.page_size_bytes) + "), got " +
-                   buffer.Scalar());
+    fail_cross(
+        node, p, "write_buffer", {"nand.page_size"},
+        "must hold at least one NAND page (" + format_size(c_.nand.page_size_bytes) + "), got " + buffer.Scalar());
   if (ctl.write_buffer_bytes % ctl.mapping_unit_bytes != 0)
-    fail_cross(node, p, "write_buffer", {"controller.mapping_unit"},
-               "must be a multiple of the mapping unit (" + format_size(ctl.mapping_unit_bytes) + "), got " +
-                   buffer.Scalar());
+    fail_cross(
+        node, p, "write_buffer", {"controller.mapping_unit"},
+        "must be a multiple of the mapping unit (" + format_size(ctl.mapping_unit_bytes) + "), got " + buffer.Scalar());
   derive_capacity(node);
   // The buffer is allocated whole (with its data under `serve`): no larger than the drive.
   if (ctl.write_buffer_bytes > ctl.user_bytes)
@@ -284,14 +277,12 @@ void DriveParser::parse_gc(const YAML::Node& node) {
   }
   gc.free_blocks_low = u32(node, "free_blocks_low", p, 1, kU32Max - 2, false, 2);
   gc.free_blocks_high = u32(node, "free_blocks_high", p, 1, kU32Max - 2, false, 3);
-  if (node["idle_delay"])
-    gc.idle_delay_ps = get_duration(src_, node["idle_delay"], "controller.gc.idle_delay");
+  if (node["idle_delay"]) gc.idle_delay_ps = get_duration(src_, node["idle_delay"], "controller.gc.idle_delay");
   gc.idle_free_blocks = u32(node, "idle_free_blocks", p, 0, kU32Max - 2, false, 0);
   if (gc.free_blocks_high <= gc.free_blocks_low)
     fail_cross(node, "controller.gc", "free_blocks_high", {"controller.gc.free_blocks_low"},
-             "thresholds inverted: free_blocks_high (" + std::to_string(gc.free_blocks_high) +
-                 ") must be greater than free_blocks_low (" + std::to_string(gc.free_blocks_low) +
-                 ")");
+               "thresholds inverted: free_blocks_high (" + std::to_string(gc.free_blocks_high) +
+                   ") must be greater than free_blocks_low (" + std::to_string(gc.free_blocks_low) + ")");
 }
 
 void DriveParser::check_mapping_unit(const YAML::Node& controller) {
@@ -310,9 +301,8 @@ void DriveParser::check_mapping_unit(const YAML::Node& controller) {
   const std::uint64_t units = c_.nand.raw_bytes() / unit;
   if (units > kMaxMappingUnits)
     fail_cross(controller, "controller", "mapping_unit", kGeometryKeys,
-             "geometry too large for 31-bit unit addresses: " + std::to_string(units) +
-                 " mapping units of " + format_size(unit) + " (limit " +
-                 std::to_string(kMaxMappingUnits) + "); use a larger mapping_unit");
+               "geometry too large for 31-bit unit addresses: " + std::to_string(units) + " mapping units of " +
+                   format_size(unit) + " (limit " + std::to_string(kMaxMappingUnits) + "); use a larger mapping_unit");
 }
 
 void DriveParser::derive_capacity(const YAML::Node& controller) {
@@ -320,8 +310,7 @@ void DriveParser::derive_capacity(const YAML::Node& controller) {
   const YAML::Node op = controller["op"];
   const YAML::Node capacity = controller["capacity"];
   if (op && capacity)
-    src_.fail(capacity, "controller.capacity",
-              "give either controller.op or controller.capacity, not both");
+    src_.fail(capacity, "controller.capacity", "give either controller.op or controller.capacity, not both");
   if (!op && !capacity)
     src_.fail_absent(controller, "controller", "controller.op",
                      "required key missing: give either controller.op (spare fraction) or "
@@ -329,8 +318,7 @@ void DriveParser::derive_capacity(const YAML::Node& controller) {
   const std::uint64_t raw = c_.nand.raw_bytes();
   if (op) {
     ctl.op = get_double(src_, op, "controller.op");
-    if (!(ctl.op >= 0.0 && ctl.op < 1.0))
-      src_.fail(op, "controller.op", "must be >= 0 and < 1, got " + op.Scalar());
+    if (!(ctl.op >= 0.0 && ctl.op < 1.0)) src_.fail(op, "controller.op", "must be >= 0 and < 1, got " + op.Scalar());
     ctl.user_bytes = user_bytes_for_op(raw, ctl.op, ctl.mapping_unit_bytes);
     if (ctl.user_bytes == 0)
       fail_cross(controller, "controller", "op", plus({"controller.mapping_unit"}, kGeometryKeys),
@@ -340,8 +328,7 @@ void DriveParser::derive_capacity(const YAML::Node& controller) {
   const std::string path = "controller.capacity";
   const std::uint64_t bytes = get_size(src_, capacity, path);
   if (bytes % kSectorBytes != 0)
-    src_.fail(capacity, path,
-              "capacity " + capacity.Scalar() + " is not a whole number of 512-byte sectors");
+    src_.fail(capacity, path, "capacity " + capacity.Scalar() + " is not a whole number of 512-byte sectors");
   if (bytes == 0) src_.fail(capacity, path, "must be > 0");
   if (bytes > raw)
     fail_cross(controller, "controller", "capacity", kGeometryKeys,
@@ -361,17 +348,16 @@ void DriveParser::check_spare_blocks(const YAML::Node& controller) {
   const std::uint64_t needed = per_die * n.dies();
   if (spare >= needed) return;
   const bool by_op = static_cast<bool>(controller["op"]);
-  std::string message = "not enough spare blocks for garbage collection: " + std::to_string(spare) +
-                        " spare blocks (" + std::to_string(spare / n.dies()) +
-                        " per die), but each die needs " +
+  std::string message = "not enough spare blocks for garbage collection: " + std::to_string(spare) + " spare blocks (" +
+                        std::to_string(spare / n.dies()) + " per die), but each die needs " +
                         "free_blocks_high + 2 = " + std::to_string(per_die);
   if (needed >= blocks) {
     message += ", more than its " + std::to_string(n.blocks_per_die()) +
                " blocks; lower controller.gc.free_blocks_high or add blocks";
   } else {
     const double min_op = std::ceil(static_cast<double>(needed) / blocks * 1e4) / 1e4;
-    message += "; use op >= " + fraction_text(min_op) +
-               " (capacity <= " + format_size((blocks - needed) * block_bytes) + ")";
+    message +=
+        "; use op >= " + fraction_text(min_op) + " (capacity <= " + format_size((blocks - needed) * block_bytes) + ")";
   }
   fail_cross(controller, "controller", by_op ? "op" : "capacity",
              plus({"controller.gc.free_blocks_high"}, kGeometryKeys), message);
@@ -402,8 +388,7 @@ std::string page_times_yaml(const NandConfig& n, const std::array<Picos, 3>& tim
   for (std::size_t i = 1; i < types.size(); ++i) same = same && times[i] == times[0];
   if (same) return format_duration(times[0]);
   std::string out = "{";
-  for (std::size_t i = 0; i < types.size(); ++i)
-    out += (i ? ", " : "") + types[i] + ": " + format_duration(times[i]);
+  for (std::size_t i = 0; i < types.size(); ++i) out += (i ? ", " : "") + types[i] + ": " + format_duration(times[i]);
   return out + "}";
 }
 

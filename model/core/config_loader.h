@@ -19,8 +19,7 @@ class ConfigError : public std::runtime_error {
 
 // Loads and validates a drive config. `overrides` are "key.path=value" strings (the CLI's -p),
 // applied before validation; an override naming an unknown key is an error.
-DriveConfig load_drive_config(const std::string& path,
-                              const std::vector<std::string>& overrides = {});
+DriveConfig load_drive_config(const std::string& path, const std::vector<std::string>& overrides = {});
 // Same from text already in memory; `source_name` stands for the file name in messages.
 DriveConfig parse_drive_config(const std::string& yaml_text, const std::string& source_name,
                                const std::vector<std::string>& overrides = {});

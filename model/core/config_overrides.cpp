@@ -54,8 +54,7 @@ std::string suggest(const std::string& path) {
   std::string prefix;
   for (const std::string& key : split_path(path)) {
     const std::vector<std::string> siblings = drive_keys(prefix);
-    if (std::find(siblings.begin(), siblings.end(), key) == siblings.end())
-      return did_you_mean(key, siblings);
+    if (std::find(siblings.begin(), siblings.end(), key) == siblings.end()) return did_you_mean(key, siblings);
     prefix = join_path(prefix, key);
   }
   return "";
@@ -78,8 +77,7 @@ std::vector<std::string> document_page_types(const YAML::Node& root) {
 }
 
 // Makes `child` (at `path`) a map so that a key can be set below it.
-void make_map(YAML::Node& root, YAML::Node& child, const std::string& path, const std::string& text,
-              YamlSource& src) {
+void make_map(YAML::Node& root, YAML::Node& child, const std::string& path, const std::string& text, YamlSource& src) {
   if (!child.IsDefined() || child.IsNull()) {
     child = YAML::Node(YAML::NodeType::Map);
     src.mark_overridden(path, text);
@@ -151,8 +149,7 @@ bool is_drive_key(const std::string& path) {
   return std::find(schema().begin(), schema().end(), path) != schema().end();
 }
 
-void apply_drive_overrides(YAML::Node& root, const std::vector<std::string>& overrides,
-                           YamlSource& src) {
+void apply_drive_overrides(YAML::Node& root, const std::vector<std::string>& overrides, YamlSource& src) {
   for (const std::string& text : overrides) apply_one(root, text, src);
 }
 

@@ -29,11 +29,16 @@ bool is_under(const std::string& path, const std::string& prefix) {
 
 std::string describe(const YAML::Node& node) {
   switch (node.Type()) {
-    case YAML::NodeType::Map: return "a map";
-    case YAML::NodeType::Sequence: return "a list";
-    case YAML::NodeType::Null: return "nothing";
-    case YAML::NodeType::Scalar: return "'" + node.Scalar() + "'";
-    default: return "nothing";
+    case YAML::NodeType::Map:
+      return "a map";
+    case YAML::NodeType::Sequence:
+      return "a list";
+    case YAML::NodeType::Null:
+      return "nothing";
+    case YAML::NodeType::Scalar:
+      return "'" + node.Scalar() + "'";
+    default:
+      return "nothing";
   }
 }
 
@@ -55,11 +60,9 @@ std::size_t edit_distance(const std::string& a, const std::string& b) {
 }
 
 // Limits at the top of the type's range are not worth mentioning ("must be >= 1").
-std::string range_message(std::uint64_t min, std::uint64_t max, const std::string& got,
-                          bool below) {
+std::string range_message(std::uint64_t min, std::uint64_t max, const std::string& got, bool below) {
   if (max < std::numeric_limits<std::uint32_t>::max())
-    return "must be between " + std::to_string(min) + " and " + std::to_string(max) + ", got " +
-           got;
+    return "must be between " + std::to_string(min) + " and " + std::to_string(max) + ", got " + got;
   if (below) return "must be >= " + std::to_string(min) + ", got " + got;
   return "must be at most " + std::to_string(max) + ", got " + got;
 }
@@ -83,11 +86,16 @@ std::size_t invalid_utf8_at(const std::string& text) {
     const unsigned char c = byte(i);
     std::size_t length = 0;
     unsigned char low = 0x80, high = 0xbf;  // allowed range of the second byte
-    if (c < 0x80) length = 1;
-    else if (c >= 0xc2 && c <= 0xdf) length = 2;
-    else if (c >= 0xe0 && c <= 0xef) length = 3, low = c == 0xe0 ? 0xa0 : 0x80, high = c == 0xed ? 0x9f : 0xbf;
-    else if (c >= 0xf0 && c <= 0xf4) length = 4, low = c == 0xf0 ? 0x90 : 0x80, high = c == 0xf4 ? 0x8f : 0xbf;
-    else return i;
+    if (c < 0x80)
+      length = 1;
+    else if (c >= 0xc2 && c <= 0xdf)
+      length = 2;
+    else if (c >= 0xe0 && c <= 0xef)
+      length = 3, low = c == 0xe0 ? 0xa0 : 0x80, high = c == 0xed ? 0x9f : 0xbf;
+    else if (c >= 0xf0 && c <= 0xf4)
+      length = 4, low = c == 0xf0 ? 0x90 : 0x80, high = c == 0xf4 ? 0x8f : 0xbf;
+    else
+      return i;
     if (i + length > text.size()) return i;
     for (std::size_t k = 1; k < length; ++k) {
       const unsigned char next = byte(i + k);
@@ -132,15 +140,14 @@ std::string YamlSource::last_override(const std::vector<std::string>& paths) con
   return "";
 }
 
-void YamlSource::fail(const YAML::Node& node, const std::string& path,
-                      const std::string& message) const {
+void YamlSource::fail(const YAML::Node& node, const std::string& path, const std::string& message) const {
   std::string text = where(node, path) + ": ";
   if (!path.empty()) text += path + ": ";
   throw ConfigError(text + message);
 }
 
-void YamlSource::fail_absent(const YAML::Node& map, const std::string& map_path,
-                             const std::string& path, const std::string& message) const {
+void YamlSource::fail_absent(const YAML::Node& map, const std::string& map_path, const std::string& path,
+                             const std::string& message) const {
   std::string location = where(map, path);  // an override, or the map's first entry
   if (location.rfind("override", 0) != 0) location = where(map, map_path);
   throw ConfigError(location + ": " + path + ": " + message);
@@ -229,8 +236,7 @@ YAML::Node load_yaml(const std::string& text, const std::string& name, const std
 std::string read_text_file(const std::string& path) {
   std::error_code ignored;
   std::ifstream in(path, std::ios::binary);
-  if (!in || std::filesystem::is_directory(path, ignored))
-    throw ConfigError(path + ": cannot open");
+  if (!in || std::filesystem::is_directory(path, ignored)) throw ConfigError(path + ": cannot open");
   std::ostringstream text;
   text << in.rdbuf();
   if (in.bad()) throw ConfigError(path + ": cannot open");
@@ -281,17 +287,14 @@ void check_map(const YamlSource& src, const YAML::Node& node, const std::string&
   }
 }
 
-YAML::Node require(const YamlSource& src, const YAML::Node& map, const std::string& path,
-                   const std::string& key) {
+YAML::Node require(const YamlSource& src, const YAML::Node& map, const std::string& path, const std::string& key) {
   const YAML::Node child = map[key];
   if (!child) src.fail_absent(map, path, join_path(path, key), "required key missing");
   return child;
 }
 
-std::string get_scalar(const YamlSource& src, const YAML::Node& node, const std::string& path,
-                       const char* expected) {
-  if (!node.IsScalar())
-    src.fail(node, path, std::string("expected ") + expected + ", got " + describe(node));
+std::string get_scalar(const YamlSource& src, const YAML::Node& node, const std::string& path, const char* expected) {
+  if (!node.IsScalar()) src.fail(node, path, std::string("expected ") + expected + ", got " + describe(node));
   return node.Scalar();
 }
 
@@ -308,14 +311,13 @@ std::string get_string(const YamlSource& src, const YAML::Node& node, const std:
   return text;
 }
 
-std::uint64_t get_uint(const YamlSource& src, const YAML::Node& node, const std::string& path,
-                       std::uint64_t min, std::uint64_t max) {
+std::uint64_t get_uint(const YamlSource& src, const YAML::Node& node, const std::string& path, std::uint64_t min,
+                       std::uint64_t max) {
   const std::string text = get_scalar(src, node, path, "an integer");
   const bool negative = !text.empty() && text[0] == '-';
   const std::string digits = negative ? text.substr(1) : text;
-  const bool all_digits =
-      !digits.empty() && std::all_of(digits.begin(), digits.end(),
-                                     [](unsigned char c) { return std::isdigit(c) != 0; });
+  const bool all_digits = !digits.empty() && std::all_of(digits.begin(), digits.end(),
+                                                         [](unsigned char c) { return std::isdigit(c) != 0; });
   if (!all_digits) src.fail(node, path, "expected an integer, got '" + text + "'");
   if (negative) src.fail(node, path, range_message(min, max, text, true));
   errno = 0;
@@ -339,8 +341,7 @@ bool parse_plain_double(const std::string& text, double& out) {
 double get_double(const YamlSource& src, const YAML::Node& node, const std::string& path) {
   const std::string text = get_scalar(src, node, path, "a number");
   double value = 0;
-  if (!parse_plain_double(text, value))
-    src.fail(node, path, "expected a number, got '" + text + "'");
+  if (!parse_plain_double(text, value)) src.fail(node, path, "expected a number, got '" + text + "'");
   return value;
 }
 
@@ -359,13 +360,11 @@ std::uint64_t get_size(const YamlSource& src, const YAML::Node& node, const std:
   return get_unit_value(src, node, path, "a size", parse_size);
 }
 
-std::uint64_t get_bits_per_s(const YamlSource& src, const YAML::Node& node,
-                             const std::string& path) {
+std::uint64_t get_bits_per_s(const YamlSource& src, const YAML::Node& node, const std::string& path) {
   return get_unit_value(src, node, path, "a bit rate", parse_bits_per_s);
 }
 
-std::uint64_t get_bytes_per_s(const YamlSource& src, const YAML::Node& node,
-                              const std::string& path) {
+std::uint64_t get_bytes_per_s(const YamlSource& src, const YAML::Node& node, const std::string& path) {
   return get_unit_value(src, node, path, "a data rate", parse_bytes_per_s);
 }
 

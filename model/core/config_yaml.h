@@ -24,12 +24,11 @@ class YamlSource {
   void mark_overridden(const std::string& path, const std::string& text);
   // "FILE:LINE", or "override 'key=value'" for overridden paths.
   std::string where(const YAML::Node& node, const std::string& path) const;
-  [[noreturn]] void fail(const YAML::Node& node, const std::string& path,
-                         const std::string& message) const;
+  [[noreturn]] void fail(const YAML::Node& node, const std::string& path, const std::string& message) const;
   // An error about key `path` that is absent from `map` (found at `map_path`): located at
   // the line of the key that opens the map ("nand:"), not at the map's first entry.
-  [[noreturn]] void fail_absent(const YAML::Node& map, const std::string& map_path,
-                                const std::string& path, const std::string& message) const;
+  [[noreturn]] void fail_absent(const YAML::Node& map, const std::string& map_path, const std::string& path,
+                                const std::string& message) const;
   // "PATH from override 'key=value'", "PATH at FILE:LINE" or "PATH (default)": where the
   // value of `path` came from (for errors that follow from several keys).
   std::string origin(const std::string& path) const;
@@ -64,23 +63,19 @@ std::string did_you_mean(const std::string& word, const std::vector<std::string>
 void check_map(const YamlSource& src, const YAML::Node& node, const std::string& path,
                const std::vector<std::string>& allowed);
 // map[key], or a "required key missing" error located at the map.
-YAML::Node require(const YamlSource& src, const YAML::Node& map, const std::string& path,
-                   const std::string& key);
+YAML::Node require(const YamlSource& src, const YAML::Node& map, const std::string& path, const std::string& key);
 
 // Strict reads of scalars; each reports errors at the node under `path`.
-std::string get_scalar(const YamlSource& src, const YAML::Node& node, const std::string& path,
-                       const char* expected);
+std::string get_scalar(const YamlSource& src, const YAML::Node& node, const std::string& path, const char* expected);
 std::string get_string(const YamlSource& src, const YAML::Node& node, const std::string& path);
-std::uint64_t get_uint(const YamlSource& src, const YAML::Node& node, const std::string& path,
-                       std::uint64_t min, std::uint64_t max);
+std::uint64_t get_uint(const YamlSource& src, const YAML::Node& node, const std::string& path, std::uint64_t min,
+                       std::uint64_t max);
 double get_double(const YamlSource& src, const YAML::Node& node, const std::string& path);
 bool get_bool(const YamlSource& src, const YAML::Node& node, const std::string& path);
 Picos get_duration(const YamlSource& src, const YAML::Node& node, const std::string& path);
 std::uint64_t get_size(const YamlSource& src, const YAML::Node& node, const std::string& path);
-std::uint64_t get_bits_per_s(const YamlSource& src, const YAML::Node& node,
-                             const std::string& path);
-std::uint64_t get_bytes_per_s(const YamlSource& src, const YAML::Node& node,
-                              const std::string& path);
+std::uint64_t get_bits_per_s(const YamlSource& src, const YAML::Node& node, const std::string& path);
+std::uint64_t get_bytes_per_s(const YamlSource& src, const YAML::Node& node, const std::string& path);
 // Strict decimal number ("0.07", "-1", "1e-3"); false if `text` is not one (or not finite).
 bool parse_plain_double(const std::string& text, double& out);
 
@@ -92,7 +87,6 @@ bool is_drive_key(const std::string& path);
 // Keys of the per-page-type timing maps for a cell with `types` bits: lsb[, csb], msb.
 std::vector<std::string> page_type_keys(unsigned types);
 // Applies "key.path=value" overrides to `root` in order (see config_loader.h).
-void apply_drive_overrides(YAML::Node& root, const std::vector<std::string>& overrides,
-                           YamlSource& src);
+void apply_drive_overrides(YAML::Node& root, const std::vector<std::string>& overrides, YamlSource& src);
 
 }  // namespace ssdlab::config_detail

@@ -36,8 +36,8 @@ std::vector<SizedAllocation> drive_allocations(const DriveConfig& c, bool keep_d
   const std::uint64_t raw_units = c.nand.raw_bytes() / unit;
   const std::uint64_t units_per_page = std::max<std::uint64_t>(1, c.nand.page_size_bytes / unit);
   const std::uint64_t buffer_units = c.controller.write_buffer_bytes / unit + 1;
-  const std::string capacity_keys = std::string("controller.op or controller.capacity, controller.mapping_unit, ") +
-                                    kGeometryKeys;
+  const std::string capacity_keys =
+      std::string("controller.op or controller.capacity, controller.mapping_unit, ") + kGeometryKeys;
   std::vector<SizedAllocation> out = {
       {"L2P mapping table (4 bytes per user mapping unit)", capacity_keys, user_units * 4},
       {"P2L table in memory (4 bytes per physical mapping unit)",

@@ -15,8 +15,8 @@ struct IoStats {
   Picos first_issue_ps = 0, last_complete_ps = 0;
   Histogram latency_ps, read_latency_ps, write_latency_ps;
   // Where the time went (sums over requests, picoseconds).
-  Picos wait_tag_ps = 0;   // issued -> got an NCQ tag
-  Picos in_drive_ps = 0;   // tagged -> completion received
+  Picos wait_tag_ps = 0;  // issued -> got an NCQ tag
+  Picos in_drive_ps = 0;  // tagged -> completion received
 
   std::uint64_t ios() const { return reads + writes; }  // data transfers (TRIM not counted)
   Picos elapsed_ps() const { return last_complete_ps > first_issue_ps ? last_complete_ps - first_issue_ps : 0; }

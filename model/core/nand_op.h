@@ -14,10 +14,10 @@ struct NandOp {
   NandOpKind kind = NandOpKind::kRead;
   OpOrigin origin = OpOrigin::kHost;
   std::uint32_t die = 0;
-  std::uint32_t block = 0;  // global block number
-  std::uint32_t page = 0;   // page within the block (decides LSB/MSB timing)
-  std::uint32_t bytes = 0;  // data moved over the channel bus (0 for erase)
-  std::uint32_t cookie = 0; // owner's completion context
+  std::uint32_t block = 0;   // global block number
+  std::uint32_t page = 0;    // page within the block (decides LSB/MSB timing)
+  std::uint32_t bytes = 0;   // data moved over the channel bus (0 for erase)
+  std::uint32_t cookie = 0;  // owner's completion context
 };
 static_assert(sizeof(NandOp) == 24, "append_op() writes a NandOp as 16 + 8 bytes");
 

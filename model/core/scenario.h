@@ -13,8 +13,8 @@ namespace ssdlab {
 // A byte amount given either absolutely ("4GiB") or relative to the drive ("50%").
 struct Amount {
   bool is_percent = false;
-  double percent = 0.0;        // 0..100 when is_percent
-  std::uint64_t bytes = 0;     // when !is_percent
+  double percent = 0.0;     // 0..100 when is_percent
+  std::uint64_t bytes = 0;  // when !is_percent
   std::uint64_t resolve(std::uint64_t capacity_bytes) const;
 };
 
@@ -28,8 +28,8 @@ struct JobSpec {
   RwMode rw = RwMode::kRead;
   std::uint64_t bs_bytes = 4096;
   std::uint32_t iodepth = 1;
-  Amount size{true, 100.0, 0};     // region [offset, offset + size)
-  Amount io_size{true, 0.0, 0};    // total bytes to transfer; 0% / unset = size
+  Amount size{true, 100.0, 0};   // region [offset, offset + size)
+  Amount io_size{true, 0.0, 0};  // total bytes to transfer; 0% / unset = size
   bool io_size_set = false;
   Amount offset{false, 0.0, 0};
   std::uint64_t blockalign_bytes = 0;  // 0 = bs
@@ -37,19 +37,19 @@ struct JobSpec {
   bool time_based = false;             // loop over the region until runtime
   std::uint32_t rwmixread = 50;        // percent reads for randrw / readwrite
   std::uint64_t randseed = 0;
-  bool randseed_set = false;           // otherwise derived from the scenario seed
+  bool randseed_set = false;  // otherwise derived from the scenario seed
   // fio's default: random offsets visit every block of the region once per pass (a random
   // permutation). norandommap: draw each offset independently (blocks may repeat).
   bool norandommap = false;
 };
 
 enum class PhaseKind {
-  kSecureErase,  // ATA security erase: every block erased, every LBA unmapped
-  kJob,          // a fio-like job (also `fill` and `seqpass`)
-  kTrim,         // TRIM over the SATA path
-  kIdle,         // simulated time passes with no host I/O
-  kMark,         // remember which LBAs are written from now on (for `trim: unused`)
-  kPrecondition, // fill + random overwrite pushed through the FTL without timing (fast)
+  kSecureErase,   // ATA security erase: every block erased, every LBA unmapped
+  kJob,           // a fio-like job (also `fill` and `seqpass`)
+  kTrim,          // TRIM over the SATA path
+  kIdle,          // simulated time passes with no host I/O
+  kMark,          // remember which LBAs are written from now on (for `trim: unused`)
+  kPrecondition,  // fill + random overwrite pushed through the FTL without timing (fast)
 };
 
 enum class TrimMode { kAll, kRange, kUnused };
@@ -98,7 +98,7 @@ inline PhaseSpec make_job_phase(std::string name, RwMode rw, std::uint64_t bs, s
 }
 
 struct ScenarioSpec {
-  std::string path;                    // scenario file
+  std::string path;  // scenario file
   std::string name;
   std::string description;
   std::string drive_path;              // resolved relative to the scenario file

@@ -22,17 +22,17 @@ constexpr int kMaxRepeatDepth = 8;
 const std::vector<std::string> kScenarioKeys = {"name", "description",     "drive", "overrides",
                                                 "seed", "sample_interval", "phases"};
 // A phase map has an optional name, note and expect, and exactly one action key.
-const std::vector<std::string> kPhaseActions = {"secure_erase", "job",  "fill", "seqpass", "trim",
+const std::vector<std::string> kPhaseActions = {"secure_erase", "job",  "fill",   "seqpass",     "trim",
                                                 "idle",         "mark", "repeat", "precondition"};
 const std::vector<std::string> kPhaseKeys = {"name",    "note", "expect", "secure_erase", "job",    "fill",
                                              "seqpass", "trim", "idle",   "mark",         "repeat", "precondition"};
 const std::vector<std::string> kPreconditionKeys = {"fill", "random", "seed"};
 const std::vector<std::string> kBarePhases = {"secure_erase", "mark"};
-const std::vector<std::string> kExpectMetrics = {"read_mbps", "write_mbps", "mbps", "iops",
+const std::vector<std::string> kExpectMetrics = {"read_mbps", "write_mbps", "mbps",      "iops",
                                                  "seconds",   "waf",        "latency_us"};
 const std::vector<std::string> kJobKeys = {"rw",         "bs",        "iodepth",    "size",
                                            "io_size",    "offset",    "blockalign", "runtime",
-                                           "time_based", "rwmixread", "randseed", "norandommap"};
+                                           "time_based", "rwmixread", "randseed",   "norandommap"};
 const std::vector<std::string> kFillKeys = {"size", "bs", "iodepth", "offset"};
 const std::vector<std::string> kSeqpassKeys = {"rw", "bs", "iodepth"};
 const std::vector<std::string> kTrimKeys = {"offset", "size"};
@@ -46,8 +46,7 @@ std::uint64_t parse_job_size(const std::string& text) {
   if (text.size() >= 2 && std::isdigit(static_cast<unsigned char>(text[text.size() - 2]))) {
     const char last = static_cast<char>(std::tolower(static_cast<unsigned char>(text.back())));
     const std::size_t which = kLetters.find(last);
-    if (which != std::string::npos)
-      return parse_size(text.substr(0, text.size() - 1) + kBinary[which]);
+    if (which != std::string::npos) return parse_size(text.substr(0, text.size() - 1) + kBinary[which]);
   }
   try {
     return parse_size(text);
@@ -57,8 +56,8 @@ std::uint64_t parse_job_size(const std::string& text) {
 }
 
 bool is_plain_number(const std::string& text) {
-  return !text.empty() && std::all_of(text.begin(), text.end(),
-                                      [](unsigned char c) { return std::isdigit(c) || c == '.'; });
+  return !text.empty() &&
+         std::all_of(text.begin(), text.end(), [](unsigned char c) { return std::isdigit(c) || c == '.'; });
 }
 
 std::string resolve_drive_path(const std::string& drive, const std::string& scenario_path) {
@@ -80,10 +79,9 @@ class ScenarioParser {
   std::uint64_t repeat_count(const YAML::Node& repeat, const std::string& rpath, int depth);
   void parse_phase_list(const YAML::Node& list, const std::string& path, const std::string& suffix,
                         std::vector<PhaseSpec>& out, int depth);
-  void parse_phase(const YAML::Node& node, const std::string& path, std::size_t number,
-                   const std::string& suffix, std::vector<PhaseSpec>& out, int depth);
-  void parse_action(const YAML::Node& node, const std::string& action, const std::string& path,
-                    PhaseSpec& phase);
+  void parse_phase(const YAML::Node& node, const std::string& path, std::size_t number, const std::string& suffix,
+                   std::vector<PhaseSpec>& out, int depth);
+  void parse_action(const YAML::Node& node, const std::string& action, const std::string& path, PhaseSpec& phase);
   std::vector<Expectation> parse_expect(const YAML::Node& node, const std::string& path);
   JobSpec parse_job(const YAML::Node& node, const std::string& path);
   std::uint64_t job_size(const YAML::Node& node, const std::string& path);
@@ -152,11 +150,9 @@ std::uint64_t ScenarioParser::repeat_count(const YAML::Node& repeat, const std::
   return count * (inner ? count_phases(inner, join_path(rpath, "phases"), depth + 1) : 1);
 }
 
-void ScenarioParser::check_override(const YAML::Node& node, const std::string& path,
-                                    const std::string& text) {
+void ScenarioParser::check_override(const YAML::Node& node, const std::string& path, const std::string& text) {
   const std::size_t equals = text.find('=');
-  if (equals == std::string::npos || equals == 0)
-    src_.fail(node, path, "expected key.path=value, got '" + text + "'");
+  if (equals == std::string::npos || equals == 0) src_.fail(node, path, "expected key.path=value, got '" + text + "'");
   std::string key = text.substr(0, equals);
   key.erase(key.find_last_not_of(" \t") + 1);
   key.erase(0, key.find_first_not_of(" \t"));
@@ -173,8 +169,7 @@ void ScenarioParser::parse_overrides(const YAML::Node& node, std::vector<std::st
     }
     return;
   }
-  if (!node.IsMap())
-    src_.fail(node, "overrides", "expected a list of key.path=value strings or a map");
+  if (!node.IsMap()) src_.fail(node, "overrides", "expected a list of key.path=value strings or a map");
   for (auto it = node.begin(); it != node.end(); ++it) {
     const std::string key = get_string(src_, it->first, "overrides");
     const std::string path = join_path("overrides", key);
@@ -191,9 +186,8 @@ void ScenarioParser::parse_overrides(const YAML::Node& node, std::vector<std::st
   }
 }
 
-void ScenarioParser::parse_phase_list(const YAML::Node& list, const std::string& path,
-                                      const std::string& suffix, std::vector<PhaseSpec>& out,
-                                      int depth) {
+void ScenarioParser::parse_phase_list(const YAML::Node& list, const std::string& path, const std::string& suffix,
+                                      std::vector<PhaseSpec>& out, int depth) {
   if (!list.IsSequence()) src_.fail(list, path, "expected a list of phases");
   if (list.size() == 0) src_.fail(list, path, "must list at least one phase");
   for (std::size_t i = 0; i < list.size(); ++i) {
@@ -240,8 +234,7 @@ void ScenarioParser::parse_phase(const YAML::Node& node, const std::string& path
     if (depth > kMaxRepeatDepth) src_.fail(repeat, rpath, "repeat blocks nest too deep");
     for (std::uint64_t k = 1; k <= count; ++k) {
       const std::string inner = suffix + "#" + std::to_string(k);
-      parse_phase_list(require(src_, repeat, rpath, "phases"), join_path(rpath, "phases"), inner, out,
-                       depth + 1);
+      parse_phase_list(require(src_, repeat, rpath, "phases"), join_path(rpath, "phases"), inner, out, depth + 1);
     }
     if (node["expect"]) src_.fail(node["expect"], join_path(path, "expect"), "put expect on the repeated phases");
     return;
@@ -253,11 +246,12 @@ void ScenarioParser::parse_phase(const YAML::Node& node, const std::string& path
   out.push_back(phase);
 }
 
-void ScenarioParser::parse_action(const YAML::Node& node, const std::string& action,
-                                  const std::string& path, PhaseSpec& phase) {
+void ScenarioParser::parse_action(const YAML::Node& node, const std::string& action, const std::string& path,
+                                  PhaseSpec& phase) {
   const auto key = [&](const char* name) { return join_path(path, name); };
   if (action == "secure_erase" || action == "mark") {
-    if (!node.IsNull() && !get_bool(src_, node, path)) src_.fail(node, path, "write '" + action + ": true' or leave it out");
+    if (!node.IsNull() && !get_bool(src_, node, path))
+      src_.fail(node, path, "write '" + action + ": true' or leave it out");
     phase.kind = action == "mark" ? PhaseKind::kMark : PhaseKind::kSecureErase;
   } else if (action == "job") {
     phase.kind = PhaseKind::kJob;
@@ -302,8 +296,9 @@ void ScenarioParser::parse_action(const YAML::Node& node, const std::string& act
       } else if (mode == "unused") {
         phase.trim.mode = TrimMode::kUnused;
       } else {
-        src_.fail(node, path, "expected all, unused or a map {offset, size}, got '" + node.Scalar() + "'" +
-                                  did_you_mean(mode, {"all", "unused"}));
+        src_.fail(node, path,
+                  "expected all, unused or a map {offset, size}, got '" + node.Scalar() + "'" +
+                      did_you_mean(mode, {"all", "unused"}));
       }
     } else {
       check_map(src_, node, path, kTrimKeys);
@@ -369,8 +364,7 @@ JobSpec ScenarioParser::parse_job(const YAML::Node& node, const std::string& pat
   if (job.bs_bytes == 0 || job.bs_bytes % kSectorBytes != 0)
     src_.fail(bs, key("bs"), "must be a non-zero multiple of 512 bytes, got " + bs.Scalar());
   if (node["iodepth"])
-    job.iodepth =
-        static_cast<std::uint32_t>(get_uint(src_, node["iodepth"], key("iodepth"), 1, 65536));
+    job.iodepth = static_cast<std::uint32_t>(get_uint(src_, node["iodepth"], key("iodepth"), 1, 65536));
   if (node["size"]) job.size = amount(node["size"], key("size"));
   if (node["io_size"]) {
     job.io_size = amount(node["io_size"], key("io_size"));
@@ -385,12 +379,10 @@ JobSpec ScenarioParser::parse_job(const YAML::Node& node, const std::string& pat
   if (node["runtime"]) job.runtime_ps = runtime(node["runtime"], key("runtime"));
   if (const YAML::Node tb = node["time_based"]) {
     const bool numeric = tb.IsScalar() && (tb.Scalar() == "0" || tb.Scalar() == "1");
-    job.time_based =
-        tb.IsNull() || (numeric ? tb.Scalar() == "1" : get_bool(src_, tb, key("time_based")));
+    job.time_based = tb.IsNull() || (numeric ? tb.Scalar() == "1" : get_bool(src_, tb, key("time_based")));
   }
   if (node["rwmixread"])
-    job.rwmixread =
-        static_cast<std::uint32_t>(get_uint(src_, node["rwmixread"], key("rwmixread"), 0, 100));
+    job.rwmixread = static_cast<std::uint32_t>(get_uint(src_, node["rwmixread"], key("rwmixread"), 0, 100));
   if (node["randseed"]) {
     job.randseed = get_uint(src_, node["randseed"], key("randseed"), 0, kU64Max);
     job.randseed_set = true;
@@ -421,13 +413,9 @@ Amount ScenarioParser::amount(const YAML::Node& node, const std::string& path) {
     double percent = 0;
     if (!parse_plain_double(number, percent) || percent < 0)
       src_.fail(node, path, "expected a percentage like 50%, got '" + text + "'");
-    const bool ok = field == "offset" ? percent < 100
-                    : field == "size" ? percent > 0 && percent <= 100
-                                      : percent > 0;
+    const bool ok = field == "offset" ? percent < 100 : field == "size" ? percent > 0 && percent <= 100 : percent > 0;
     if (!ok) {
-      const char* range = field == "offset" ? "0% <= N < 100%"
-                          : field == "size" ? "0% < N <= 100%"
-                                            : "N > 0%";
+      const char* range = field == "offset" ? "0% <= N < 100%" : field == "size" ? "0% < N <= 100%" : "N > 0%";
       src_.fail(node, path, std::string("percentage must be ") + range + ", got " + text);
     }
     result.is_percent = true;
@@ -441,9 +429,8 @@ Amount ScenarioParser::amount(const YAML::Node& node, const std::string& path) {
 
 RwMode ScenarioParser::rw_mode(const YAML::Node& node, const std::string& path) {
   static const std::vector<std::pair<std::string, RwMode>> kModes = {
-      {"read", RwMode::kRead},         {"write", RwMode::kWrite},
-      {"randread", RwMode::kRandRead}, {"randwrite", RwMode::kRandWrite},
-      {"randrw", RwMode::kRandRw},     {"readwrite", RwMode::kReadWrite},
+      {"read", RwMode::kRead},           {"write", RwMode::kWrite},   {"randread", RwMode::kRandRead},
+      {"randwrite", RwMode::kRandWrite}, {"randrw", RwMode::kRandRw}, {"readwrite", RwMode::kReadWrite},
       {"rw", RwMode::kReadWrite}};
   const std::string text = lowercase(get_string(src_, node, path));
   std::vector<std::string> names;
@@ -452,8 +439,8 @@ RwMode ScenarioParser::rw_mode(const YAML::Node& node, const std::string& path) 
     names.push_back(name);
   }
   src_.fail(node, path,
-            "expected read, write, randread, randwrite, randrw or readwrite, got '" +
-                node.Scalar() + "'" + did_you_mean(text, names));
+            "expected read, write, randread, randwrite, randrw or readwrite, got '" + node.Scalar() + "'" +
+                did_you_mean(text, names));
 }
 
 // fio reads a bare number as seconds; units are accepted too.
@@ -478,8 +465,6 @@ ScenarioSpec parse_scenario(const std::string& yaml_text, const std::string& sou
   }
 }
 
-ScenarioSpec load_scenario(const std::string& path) {
-  return parse_scenario(read_text_file(path), path);
-}
+ScenarioSpec load_scenario(const std::string& path) { return parse_scenario(read_text_file(path), path); }
 
 }  // namespace ssdlab

@@ -24,14 +24,12 @@ constexpr Pua kUnmapped = std::numeric_limits<Pua>::max();
 
 // Time to move `bytes` over a medium of `bits_per_s`, where every byte costs
 // `bits_per_byte` line bits (8 for a parallel bus, 10 for 8b/10b SATA). Rounded up.
-constexpr Picos transfer_picos(std::uint64_t bytes, std::uint64_t bits_per_s,
-                               std::uint64_t bits_per_byte = 8) {
+constexpr Picos transfer_picos(std::uint64_t bytes, std::uint64_t bits_per_s, std::uint64_t bits_per_byte = 8) {
   if (bytes < (std::uint64_t(1) << 20)) {  // fits 64 bits: bytes * 10 * 1e12 < 2^64
     const std::uint64_t num = bytes * bits_per_byte * kPicosPerSec;
     return (num + bits_per_s - 1) / bits_per_s;
   }
-  const unsigned __int128 num =
-      static_cast<unsigned __int128>(bytes) * bits_per_byte * kPicosPerSec;
+  const unsigned __int128 num = static_cast<unsigned __int128>(bytes) * bits_per_byte * kPicosPerSec;
   return static_cast<Picos>((num + bits_per_s - 1) / bits_per_s);
 }
 

@@ -64,12 +64,11 @@ const Family& size_family() {
 }
 
 const Family& bits_family() {
-  static const Family f{
-      "bit rate",
-      {{"bps", 1}, {"Kbps", 1000ULL}, {"Mbps", 1000000ULL}, {"Gbps", 1000000000ULL}},
-      nullptr,
-      false,
-      "bits per second"};
+  static const Family f{"bit rate",
+                        {{"bps", 1}, {"Kbps", 1000ULL}, {"Mbps", 1000000ULL}, {"Gbps", 1000000000ULL}},
+                        nullptr,
+                        false,
+                        "bits per second"};
   return f;
 }
 
@@ -130,8 +129,7 @@ std::size_t read_decimal(const Family& f, const std::string& text, Decimal& out)
     if (pos >= n || !std::isdigit(static_cast<unsigned char>(text[pos])))
       fail(f, text, "expected digits after the decimal point");
     std::string digits;
-    for (; pos < n && std::isdigit(static_cast<unsigned char>(text[pos])); ++pos)
-      digits += text[pos];
+    for (; pos < n && std::isdigit(static_cast<unsigned char>(text[pos])); ++pos) digits += text[pos];
     while (!digits.empty() && digits.back() == '0') digits.pop_back();
     if (digits.size() > kMaxFractionDigits) fail(f, text, "too many decimal places");
     for (char c : digits) {
@@ -156,8 +154,7 @@ std::uint64_t parse_quantity(const Family& f, const std::string& text) {
   const std::string unit_name = text.substr(pos);
   std::uint64_t multiplier = 1;
   if (unit_name.empty()) {
-    if (f.bare_unit == nullptr && !d.zero())
-      fail(f, text, "a unit is required (a bare number is ambiguous)");
+    if (f.bare_unit == nullptr && !d.zero()) fail(f, text, "a unit is required (a bare number is ambiguous)");
   } else {
     const Unit* unit = find_unit(f, unit_name);
     if (unit == nullptr) fail(f, text, "unknown unit \"" + unit_name + "\"");
@@ -215,18 +212,12 @@ std::string format_quantity(const Family& f, std::uint64_t value, const char* ze
 
 Picos parse_duration(const std::string& text) { return parse_quantity(duration_family(), text); }
 std::uint64_t parse_size(const std::string& text) { return parse_quantity(size_family(), text); }
-std::uint64_t parse_bits_per_s(const std::string& text) {
-  return parse_quantity(bits_family(), text);
-}
-std::uint64_t parse_bytes_per_s(const std::string& text) {
-  return parse_quantity(bytes_rate_family(), text);
-}
+std::uint64_t parse_bits_per_s(const std::string& text) { return parse_quantity(bits_family(), text); }
+std::uint64_t parse_bytes_per_s(const std::string& text) { return parse_quantity(bytes_rate_family(), text); }
 
 std::string format_duration(Picos ps) { return format_quantity(duration_family(), ps, "0"); }
 std::string format_size(std::uint64_t bytes) { return format_quantity(size_family(), bytes, "0B"); }
-std::string format_bits_per_s(std::uint64_t bps) {
-  return format_quantity(bits_family(), bps, "0bps");
-}
+std::string format_bits_per_s(std::uint64_t bps) { return format_quantity(bits_family(), bps, "0bps"); }
 std::string format_bytes_per_s(std::uint64_t bytes_per_s) {
   return format_quantity(bytes_rate_family(), bytes_per_s, "0B/s");
 }

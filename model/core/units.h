@@ -23,9 +23,9 @@ std::uint64_t parse_bits_per_s(const std::string& text);
 std::uint64_t parse_bytes_per_s(const std::string& text);
 
 // Readable forms, used in reports and in the effective config (they parse back exactly).
-std::string format_duration(Picos ps);   // e.g. "50us", "1.5ms", "250ps": exact, shortest unit that is
-std::string format_size(std::uint64_t bytes);  // e.g. "4KiB", "30GB", "1000B": exact
-std::string format_bits_per_s(std::uint64_t bps);     // e.g. "3Gbps", "1.5Gbps"
+std::string format_duration(Picos ps);             // e.g. "50us", "1.5ms", "250ps": exact, shortest unit that is
+std::string format_size(std::uint64_t bytes);      // e.g. "4KiB", "30GB", "1000B": exact
+std::string format_bits_per_s(std::uint64_t bps);  // e.g. "3Gbps", "1.5Gbps"
 std::string format_bytes_per_s(std::uint64_t bytes_per_s);  // e.g. "100MB/s"
 
 }  // namespace ssdlab

@@ -57,31 +57,31 @@ void print_drive_info(std::ostream& out, const DriveConfig& c) {
   const Geometry g = Geometry::from(c);
   const DriveCeilings d = drive_ceilings(c);
   char buf[4096];
-  std::snprintf(
-      buf, sizeof buf,
-      "drive            %s (%s)\n"
-      "raw capacity     %llu bytes (%s)\n"
-      "user capacity    %llu bytes = %llu sectors (%.2f GB, %.2f GiB)\n"
-      "over-provision   %.2f %% of raw hidden from the host\n"
-      "geometry         %u channels x %u dies = %u dies, %u blocks/die, %u pages/block, %s pages (%s), "
-      "block %s\n"
-      "mapping          %s units, %u per page, %llu physical units, %llu LPNs\n"
-      "link             SATA %s, %u NCQ tags used\n"
-      "ceilings (MB/s)  link read %.1f, link write %.1f | buses %.1f | dies read %.1f, dies write %.1f\n"
-      "4 KiB reads      link %.0f IOPS, dies %.0f IOPS\n"
-      "expected limit   seq read %.1f MB/s, seq write %.1f MB/s\n",
-      c.name.c_str(), c.source_path.c_str(), static_cast<unsigned long long>(n.raw_bytes()),
-      format_size(n.raw_bytes()).c_str(), static_cast<unsigned long long>(c.controller.user_bytes),
-      static_cast<unsigned long long>(c.controller.user_bytes / kSectorBytes), c.controller.user_bytes / 1e9,
-      c.controller.user_bytes / double(1ull << 30), 100.0 * (1.0 - double(c.controller.user_bytes) / double(n.raw_bytes())),
-      n.channels, n.dies_per_channel, n.dies(), g.blocks_per_die, n.pages_per_block,
-      format_size(n.page_size_bytes).c_str(), to_string(n.cell), format_size(g.block_bytes()).c_str(),
-      format_size(g.unit_bytes).c_str(), g.units_per_page, static_cast<unsigned long long>(g.total_units),
-      static_cast<unsigned long long>((c.controller.user_bytes + g.unit_bytes - 1) / g.unit_bytes),
-      format_bits_per_s(c.host.sata_line_bps).c_str(), std::min(c.host.ncq_tags, c.controller.queue_depth),
-      d.link_read_mbps, d.link_write_mbps, d.bus_read_mbps, d.die_read_mbps, d.die_write_mbps,
-      d.link_4k_iops, d.die_4k_read_iops, std::min({d.link_read_mbps, d.bus_read_mbps, d.die_read_mbps}),
-      std::min({d.link_write_mbps, d.bus_write_mbps, d.die_write_mbps}));
+  std::snprintf(buf, sizeof buf,
+                "drive            %s (%s)\n"
+                "raw capacity     %llu bytes (%s)\n"
+                "user capacity    %llu bytes = %llu sectors (%.2f GB, %.2f GiB)\n"
+                "over-provision   %.2f %% of raw hidden from the host\n"
+                "geometry         %u channels x %u dies = %u dies, %u blocks/die, %u pages/block, %s pages (%s), "
+                "block %s\n"
+                "mapping          %s units, %u per page, %llu physical units, %llu LPNs\n"
+                "link             SATA %s, %u NCQ tags used\n"
+                "ceilings (MB/s)  link read %.1f, link write %.1f | buses %.1f | dies read %.1f, dies write %.1f\n"
+                "4 KiB reads      link %.0f IOPS, dies %.0f IOPS\n"
+                "expected limit   seq read %.1f MB/s, seq write %.1f MB/s\n",
+                c.name.c_str(), c.source_path.c_str(), static_cast<unsigned long long>(n.raw_bytes()),
+                format_size(n.raw_bytes()).c_str(), static_cast<unsigned long long>(c.controller.user_bytes),
+                static_cast<unsigned long long>(c.controller.user_bytes / kSectorBytes), c.controller.user_bytes / 1e9,
+                c.controller.user_bytes / double(1ull << 30),
+                100.0 * (1.0 - double(c.controller.user_bytes) / double(n.raw_bytes())), n.channels, n.dies_per_channel,
+                n.dies(), g.blocks_per_die, n.pages_per_block, format_size(n.page_size_bytes).c_str(),
+                to_string(n.cell), format_size(g.block_bytes()).c_str(), format_size(g.unit_bytes).c_str(),
+                g.units_per_page, static_cast<unsigned long long>(g.total_units),
+                static_cast<unsigned long long>((c.controller.user_bytes + g.unit_bytes - 1) / g.unit_bytes),
+                format_bits_per_s(c.host.sata_line_bps).c_str(), std::min(c.host.ncq_tags, c.controller.queue_depth),
+                d.link_read_mbps, d.link_write_mbps, d.bus_read_mbps, d.die_read_mbps, d.die_write_mbps, d.link_4k_iops,
+                d.die_4k_read_iops, std::min({d.link_read_mbps, d.bus_read_mbps, d.die_read_mbps}),
+                std::min({d.link_write_mbps, d.bus_write_mbps, d.die_write_mbps}));
   out << buf;
 }
 

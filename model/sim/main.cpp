@@ -23,8 +23,9 @@ int sc_main(int argc, char** argv) {
   run_cmd->add_option("-p,--param", run.overrides, "override a drive config key, e.g. -p controller.op=0.28");
   auto* seed_opt = run_cmd->add_option("--seed", run.seed, "override the scenario's random seed");
   run_cmd->add_flag("--quiet,-q", run.quiet, "print nothing but errors");
-  run_cmd->add_option("--scale", run.scale,
-                      "run a scaled-down copy: fewer blocks per die, durations and sizes shrunk alike (0..1]")
+  run_cmd
+      ->add_option("--scale", run.scale,
+                   "run a scaled-down copy: fewer blocks per die, durations and sizes shrunk alike (0..1]")
       ->check(CLI::Range(0.0001, 1.0));
 
   std::string info_path;
@@ -34,17 +35,17 @@ int sc_main(int argc, char** argv) {
   info_cmd->add_option("-p,--param", info_overrides, "override a config key");
 
   ssdlab::ServeOptions serve;
-  CLI::App* serve_cmd = app.add_subcommand(
-      "serve", "serve the drive over NBD (fio, qemu-io, nbdcopy, nbdfuse) until SIGINT/SIGTERM");
+  CLI::App* serve_cmd =
+      app.add_subcommand("serve", "serve the drive over NBD (fio, qemu-io, nbdcopy, nbdfuse) until SIGINT/SIGTERM");
   serve_cmd->add_option("--drive,-d", serve.drive_path, "drive config YAML (configs/*.yaml)")->required();
   serve_cmd->add_option("-p,--param", serve.overrides, "override a drive config key");
-  auto* listen_opt = serve_cmd->add_option("--listen,-l", serve.listen,
-                                           "TCP address HOST:PORT (port 0: any free port)")
-                            ->capture_default_str();
+  auto* listen_opt = serve_cmd->add_option("--listen,-l", serve.listen, "TCP address HOST:PORT (port 0: any free port)")
+                         ->capture_default_str();
   serve_cmd->add_option("--socket,-s", serve.socket_path, "serve on a Unix socket instead of TCP")
       ->excludes(listen_opt);
-  serve_cmd->add_option("--pace", serve.pace,
-                        "realtime: completions at their simulated time on the wall clock; none: as fast as possible")
+  serve_cmd
+      ->add_option("--pace", serve.pace,
+                   "realtime: completions at their simulated time on the wall clock; none: as fast as possible")
       ->capture_default_str()
       ->check(CLI::IsMember({"realtime", "none"}));
   serve_cmd->add_option("--image,-i", serve.image_path,
@@ -52,19 +53,22 @@ int sc_main(int argc, char** argv) {
   serve_cmd->add_option("--out,-o", serve.out_dir, "statistics directory (summary.json, config.yaml)")
       ->capture_default_str();
   serve_cmd->add_option("--export-name", serve.export_name, "NBD export name (default: the drive's name)");
-  serve_cmd->add_option("--spin-us", serve.spin_us,
-                        "realtime: microseconds busy-waited before each event instead of sleeping")
+  serve_cmd
+      ->add_option("--spin-us", serve.spin_us,
+                   "realtime: microseconds busy-waited before each event instead of sleeping")
       ->capture_default_str();
-  serve_cmd->add_option("--max-connection-bytes", serve.max_connection_bytes,
-                        "READ/WRITE bytes one connection may have in flight; then its requests wait")
+  serve_cmd
+      ->add_option("--max-connection-bytes", serve.max_connection_bytes,
+                   "READ/WRITE bytes one connection may have in flight; then its requests wait")
       ->capture_default_str();
-  serve_cmd->add_option("--max-server-bytes", serve.max_server_bytes,
-                        "READ/WRITE bytes all connections together may have in flight")
+  serve_cmd
+      ->add_option("--max-server-bytes", serve.max_server_bytes,
+                   "READ/WRITE bytes all connections together may have in flight")
       ->capture_default_str();
   serve_cmd->add_option("--max-connections", serve.max_connections, "further connections are closed at once")
       ->capture_default_str();
-  serve_cmd->add_option("--handshake-timeout", serve.handshake_timeout_s,
-                        "seconds a client has to finish the NBD handshake")
+  serve_cmd
+      ->add_option("--handshake-timeout", serve.handshake_timeout_s, "seconds a client has to finish the NBD handshake")
       ->capture_default_str();
 
   try {

@@ -30,7 +30,8 @@ void PhaseMeter::end(const Ssd& ssd, PhaseResult& r) const {
   const Picos span = r.sim_end_ps - r.sim_start_ps;
   if (span > 0 && !m_die_busy.empty()) {
     double busy = 0;
-    for (std::uint32_t d = 0; d < ssd.flash.dies(); ++d) busy += double(ssd.flash.die(d).busy_until_now() - m_die_busy[d]);
+    for (std::uint32_t d = 0; d < ssd.flash.dies(); ++d)
+      busy += double(ssd.flash.die(d).busy_until_now() - m_die_busy[d]);
     r.die_utilisation = busy / double(span) / double(m_die_busy.size());
     r.link_utilisation = double(ssd.link.stats().busy_ps - m_link_busy) / double(span);
   }

@@ -27,9 +27,9 @@ struct PhaseResult {
   std::uint64_t rmw_reads = 0;
   std::uint64_t buffer_waits = 0;
   std::uint64_t map_reads = 0, map_writes = 0;  // translation pages (controller.mapping_cache)
-  std::uint64_t background_gc_ops = 0;           // flash operations of idle-time GC
+  std::uint64_t background_gc_ops = 0;          // flash operations of idle-time GC
   std::uint64_t free_blocks_end = 0;
-  double die_utilisation = 0;   // mean over dies of busy time / phase time
+  double die_utilisation = 0;  // mean over dies of busy time / phase time
   double link_utilisation = 0;
   std::vector<Expectation> expect;  // the documents' figures for this phase
 
@@ -41,9 +41,7 @@ struct PhaseResult {
   // A figure by name (the metrics an `expect` can name); NaN for an unknown name.
   double metric(const std::string& name) const;
   // NAND unit programs per host unit written; < 0 when the host wrote nothing.
-  double waf() const {
-    return host_units_written ? double(nand_units_programmed) / double(host_units_written) : -1.0;
-  }
+  double waf() const { return host_units_written ? double(nand_units_programmed) / double(host_units_written) : -1.0; }
 };
 
 struct Sample {

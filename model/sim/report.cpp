@@ -93,8 +93,8 @@ std::string timeseries_csv(const std::vector<Sample>& samples) {
   out << "time_s,phase,read_mbps,write_mbps,iops,free_blocks,waf\n";
   char line[256];
   for (const Sample& s : samples) {
-    std::snprintf(line, sizeof line, "%.6f,%u,%.3f,%.3f,%.1f,%llu,", s.time_s, s.phase, s.read_mbps,
-                  s.write_mbps, s.iops, static_cast<unsigned long long>(s.free_blocks));
+    std::snprintf(line, sizeof line, "%.6f,%u,%.3f,%.3f,%.1f,%llu,", s.time_s, s.phase, s.read_mbps, s.write_mbps,
+                  s.iops, static_cast<unsigned long long>(s.free_blocks));
     out << line;
     if (s.waf >= 0) {
       std::snprintf(line, sizeof line, "%.4f", s.waf);
@@ -109,8 +109,7 @@ void print_phase_line(std::ostream& out, const PhaseResult& r) {
   char line[512];
   char waf[16] = "-";
   if (r.waf() >= 0) std::snprintf(waf, sizeof waf, "%.2f", r.waf());
-  std::snprintf(line, sizeof line,
-                "%-18s %9.3f %9.1f %9.1f %10.0f %9.1f %9.1f %9.1f %6s %8llu %7.2f\n", r.name.c_str(),
+  std::snprintf(line, sizeof line, "%-18s %9.3f %9.1f %9.1f %10.0f %9.1f %9.1f %9.1f %6s %8llu %7.2f\n", r.name.c_str(),
                 r.seconds(), r.read_mbps(), r.write_mbps(), r.iops(), us(r.io.latency_ps.mean()),
                 us(double(r.io.latency_ps.quantile(0.99))), us(double(r.io.latency_ps.max())), waf,
                 static_cast<unsigned long long>(r.gc_erases), r.wall_seconds);
@@ -137,8 +136,8 @@ void print_expectations(std::ostream& out, const std::vector<PhaseResult>& resul
 
 void print_table(std::ostream& out, const std::vector<PhaseResult>& results) {
   char head[512];
-  std::snprintf(head, sizeof head, "%-18s %9s %9s %9s %10s %9s %9s %9s %6s %8s %7s\n", "phase", "sim s",
-                "rd MB/s", "wr MB/s", "IOPS", "lat us", "p99 us", "max us", "WAF", "GC ers", "wall s");
+  std::snprintf(head, sizeof head, "%-18s %9s %9s %9s %10s %9s %9s %9s %6s %8s %7s\n", "phase", "sim s", "rd MB/s",
+                "wr MB/s", "IOPS", "lat us", "p99 us", "max us", "WAF", "GC ers", "wall s");
   out << head;
   for (const PhaseResult& r : results) print_phase_line(out, r);
 }

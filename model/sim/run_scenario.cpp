@@ -33,15 +33,17 @@ RunOutcome simulate(const ScenarioSpec& scenario, const DriveConfig& config, boo
   ScenarioRunner runner("run", scenario, config);
   if (!quiet) {
     print_table(std::cout, {});
-    runner.on_phase_done = [](const PhaseResult& r) { print_phase_line(std::cout, r); std::cout.flush(); };
+    runner.on_phase_done = [](const PhaseResult& r) {
+      print_phase_line(std::cout, r);
+      std::cout.flush();
+    };
   }
   sc_core::sc_start();
   if (!runner.error().empty()) throw std::runtime_error(runner.error());
   if (!runner.finished()) throw std::runtime_error("simulation stopped before the scenario ended");
   outcome.results = runner.results();
   outcome.samples = runner.samples();
-  outcome.wall_seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+  outcome.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   return outcome;
 }
 
@@ -63,8 +65,8 @@ void prepare_run(const RunOptions& options, ScenarioSpec& scenario, DriveConfig&
 std::vector<RunOutcome> simulate_all(const std::vector<std::pair<ScenarioSpec, DriveConfig>>& runs) {
   std::vector<std::unique_ptr<ScenarioRunner>> runners;
   for (std::size_t i = 0; i < runs.size(); ++i) {
-    runners.push_back(std::make_unique<ScenarioRunner>(("run" + std::to_string(i)).c_str(), runs[i].first,
-                                                        runs[i].second));
+    runners.push_back(
+        std::make_unique<ScenarioRunner>(("run" + std::to_string(i)).c_str(), runs[i].first, runs[i].second));
   }
   sc_core::sc_start();
   std::vector<RunOutcome> outcomes;
@@ -86,8 +88,8 @@ RunOutcome run_scenario(const RunOptions& options) {
   DriveConfig config;
   prepare_run(options, scenario, config);
 
-  const std::filesystem::path out =
-      options.out_dir.empty() ? std::filesystem::path("results") / scenario.name : std::filesystem::path(options.out_dir);
+  const std::filesystem::path out = options.out_dir.empty() ? std::filesystem::path("results") / scenario.name
+                                                            : std::filesystem::path(options.out_dir);
   std::filesystem::create_directories(out);
   write_file(out / "config.yaml", effective_config_yaml(config));
   if (!options.quiet) {

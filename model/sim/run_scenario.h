@@ -18,7 +18,7 @@ struct RunOptions {
   bool has_seed = false;
   std::uint64_t seed = 0;
   bool quiet = false;
-  double scale = 1.0;                  // < 1: a scaled-down drive and scenario (model/sim/scale.h)
+  double scale = 1.0;  // < 1: a scaled-down drive and scenario (model/sim/scale.h)
 };
 
 struct RunOutcome {

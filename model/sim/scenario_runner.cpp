@@ -9,8 +9,7 @@
 
 namespace ssdlab {
 
-ScenarioRunner::ScenarioRunner(sc_core::sc_module_name name, const ScenarioSpec& scenario,
-                               const DriveConfig& config)
+ScenarioRunner::ScenarioRunner(sc_core::sc_module_name name, const ScenarioSpec& scenario, const DriveConfig& config)
     : sc_core::sc_module(name),
       ssd("ssd", config),
       driver("host", ssd.timeline),
@@ -29,17 +28,22 @@ void ScenarioRunner::wait_quiescent() {
   while (!ssd.controller.quiescent()) sc_core::wait(ssd.controller.quiescent_event());
 }
 
-
 namespace {
 
 const char* kind_name(PhaseKind kind) {
   switch (kind) {
-    case PhaseKind::kSecureErase: return "secure_erase";
-    case PhaseKind::kJob: return "job";
-    case PhaseKind::kTrim: return "trim";
-    case PhaseKind::kIdle: return "idle";
-    case PhaseKind::kMark: return "mark";
-    case PhaseKind::kPrecondition: return "precondition";
+    case PhaseKind::kSecureErase:
+      return "secure_erase";
+    case PhaseKind::kJob:
+      return "job";
+    case PhaseKind::kTrim:
+      return "trim";
+    case PhaseKind::kIdle:
+      return "idle";
+    case PhaseKind::kMark:
+      return "mark";
+    case PhaseKind::kPrecondition:
+      return "precondition";
   }
   return "?";
 }

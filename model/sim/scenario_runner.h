@@ -21,8 +21,7 @@ class ScenarioRunner : public sc_core::sc_module {
   HostDriver driver;
 
   SC_HAS_PROCESS(ScenarioRunner);
-  ScenarioRunner(sc_core::sc_module_name name, const ScenarioSpec& scenario,
-                 const DriveConfig& config);
+  ScenarioRunner(sc_core::sc_module_name name, const ScenarioSpec& scenario, const DriveConfig& config);
 
   const std::vector<PhaseResult>& results() const { return m_results; }
   const std::vector<Sample>& samples() const { return m_samples; }

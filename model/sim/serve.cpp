@@ -199,43 +199,45 @@ struct Session {
                                                                {"errors", n.errors[k]},
                                                                {"latency_us", latency_json(n.latency_ps[k])}};
     }
-    nlohmann::json nj = {{"endpoint", server->endpoint()},
-                         {"pace", options.pace},
-                         {"export_bytes", config.controller.user_bytes},
-                         {"connections", c.connections.load()},
-                         {"refused_connections", c.refused_connections.load()},
-                         {"handshake_timeouts", c.handshake_timeouts.load()},
-                         {"accept_backoffs", c.accept_backoffs.load()},
-                         {"memory_waits", c.memory_waits.load()},
-                         {"limits", {{"connection_bytes", server->limits().connection_bytes},
-                                     {"server_bytes", server->limits().server_bytes},
-                                     {"max_connections", server->limits().max_connections},
-                                     {"handshake_timeout_s", double(server->limits().handshake_timeout.count()) / 1e3}}},
-                         {"bad_handshakes", c.bad_handshakes.load()},
-                         {"rejected_requests", c.rejected.load()},
-                         {"lost_mid_request", c.lost_mid_request.load()},
-                         {"requests", requests},
-                         {"image", options.image_path},
-                         {"image_saves", n.image_saves},
-                         {"image_save_failures", n.image_save_failures},
-                         {"reply_handover_us",
-                          {{"mean", c.handovers ? double(c.handover_ns_sum.load()) / 1e3 / double(c.handovers.load()) : 0.0},
-                           {"max", double(c.handover_ns_max.load()) / 1e3}}},
-                         {"request_pickup_us",
-                          {{"mean", n.pickups ? double(n.pickup_ns_sum) / 1e3 / double(n.pickups) : 0.0},
-                           {"max", double(n.pickup_ns_max) / 1e3}}},
-                         {"pacing", {{"steps", pacer.steps()},
-                                     {"late_steps", pacer.late_steps()},
-                                     {"max_lag_us", us(double(pacer.max_lag()))},
-                                     {"reply_late_us", {{"mean", us(pacer.reply_late_mean())},
-                                                        {"max", us(double(pacer.reply_late_max()))}}}}}};
-    std::printf("nbd: %llu connections, %llu read / %llu write / %llu trim / %llu flush requests, %llu refused; "
-                "read latency %.1f us mean, write %.1f us (simulated)\n",
-                static_cast<unsigned long long>(c.connections.load()),
-                static_cast<unsigned long long>(n.requests[0]), static_cast<unsigned long long>(n.requests[1]),
-                static_cast<unsigned long long>(n.requests[2]), static_cast<unsigned long long>(n.requests[3]),
-                static_cast<unsigned long long>(c.rejected.load()), us(n.latency_ps[0].mean()),
-                us(n.latency_ps[1].mean()));
+    nlohmann::json nj = {
+        {"endpoint", server->endpoint()},
+        {"pace", options.pace},
+        {"export_bytes", config.controller.user_bytes},
+        {"connections", c.connections.load()},
+        {"refused_connections", c.refused_connections.load()},
+        {"handshake_timeouts", c.handshake_timeouts.load()},
+        {"accept_backoffs", c.accept_backoffs.load()},
+        {"memory_waits", c.memory_waits.load()},
+        {"limits",
+         {{"connection_bytes", server->limits().connection_bytes},
+          {"server_bytes", server->limits().server_bytes},
+          {"max_connections", server->limits().max_connections},
+          {"handshake_timeout_s", double(server->limits().handshake_timeout.count()) / 1e3}}},
+        {"bad_handshakes", c.bad_handshakes.load()},
+        {"rejected_requests", c.rejected.load()},
+        {"lost_mid_request", c.lost_mid_request.load()},
+        {"requests", requests},
+        {"image", options.image_path},
+        {"image_saves", n.image_saves},
+        {"image_save_failures", n.image_save_failures},
+        {"reply_handover_us",
+         {{"mean", c.handovers ? double(c.handover_ns_sum.load()) / 1e3 / double(c.handovers.load()) : 0.0},
+          {"max", double(c.handover_ns_max.load()) / 1e3}}},
+        {"request_pickup_us",
+         {{"mean", n.pickups ? double(n.pickup_ns_sum) / 1e3 / double(n.pickups) : 0.0},
+          {"max", double(n.pickup_ns_max) / 1e3}}},
+        {"pacing",
+         {{"steps", pacer.steps()},
+          {"late_steps", pacer.late_steps()},
+          {"max_lag_us", us(double(pacer.max_lag()))},
+          {"reply_late_us", {{"mean", us(pacer.reply_late_mean())}, {"max", us(double(pacer.reply_late_max()))}}}}}};
+    std::printf(
+        "nbd: %llu connections, %llu read / %llu write / %llu trim / %llu flush requests, %llu refused; "
+        "read latency %.1f us mean, write %.1f us (simulated)\n",
+        static_cast<unsigned long long>(c.connections.load()), static_cast<unsigned long long>(n.requests[0]),
+        static_cast<unsigned long long>(n.requests[1]), static_cast<unsigned long long>(n.requests[2]),
+        static_cast<unsigned long long>(n.requests[3]), static_cast<unsigned long long>(c.rejected.load()),
+        us(n.latency_ps[0].mean()), us(n.latency_ps[1].mean()));
     std::fflush(stdout);
     ScenarioSpec spec;
     spec.name = "serve";
@@ -346,8 +348,8 @@ int run_serve(const ServeOptions& options) {
   sc_core::sc_start(sc_core::SC_ZERO_TIME);  // elaboration done, processes initialised
   session.meter.begin(ssd);
   pacer.anchor(now_picos());
-  const std::string scheme = options.socket_path.empty() ? "nbd://" + server.endpoint()
-                                                         : "nbd+unix:///?socket=" + options.socket_path;
+  const std::string scheme =
+      options.socket_path.empty() ? "nbd://" + server.endpoint() : "nbd+unix:///?socket=" + options.socket_path;
   std::printf("ssdlab serve: drive %s, %s (%llu bytes), pace %s, export '%s' at %s\n", config.name.c_str(),
               format_size(config.controller.user_bytes).c_str(),
               static_cast<unsigned long long>(config.controller.user_bytes), options.pace.c_str(), ex.name.c_str(),

@@ -12,14 +12,14 @@ namespace ssdlab {
 
 struct ServeOptions {
   std::string drive_path;
-  std::vector<std::string> overrides;  // -p key=value
+  std::vector<std::string> overrides;      // -p key=value
   std::string listen = "127.0.0.1:10809";  // HOST:PORT (port 0: any free port)
   std::string socket_path;                 // a Unix socket instead of TCP
   std::string pace = "realtime";           // realtime | none
   std::string image_path;                  // empty: nothing kept
   std::string out_dir = "results/serve";
-  std::string export_name;                 // empty: the drive config's name
-  double spin_us = 60;                     // realtime: spin this long before an event (idle drive)
+  std::string export_name;  // empty: the drive config's name
+  double spin_us = 60;      // realtime: spin this long before an event (idle drive)
   // What clients may make the server hold (nbd::Limits): in-flight payload bytes per
   // connection and in all, connections, seconds to finish the handshake.
   std::string max_connection_bytes = "64MiB";

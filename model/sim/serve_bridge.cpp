@@ -130,8 +130,8 @@ void ServeBridge::admit(nbd::IoPtr io) {
   }
 }
 
-void ServeBridge::add_part(std::uint32_t slot, AtaCommand command, Lba lba, std::uint32_t sectors,
-                           std::uint8_t* data, bool fua) {
+void ServeBridge::add_part(std::uint32_t slot, AtaCommand command, Lba lba, std::uint32_t sectors, std::uint8_t* data,
+                           bool fua) {
   std::uint32_t id;
   if (m_free_requests.empty()) {
     id = static_cast<std::uint32_t>(m_requests.size());

@@ -75,10 +75,10 @@ struct NbdStats {
 
 // What the bridge asks of its owner (serve.cpp); all called in the kernel thread.
 struct ServeHooks {
-  std::function<void(nbd::IoPtr)> reply;                     // request done: send the reply
+  std::function<void(nbd::IoPtr)> reply;                    // request done: send the reply
   std::function<Picos(WallClock::time_point)> sim_time_of;  // arrival -> simulated time
-  std::function<bool()> save_image;                          // drive drained; false on failure
-  std::function<void()> stats;                               // print and write statistics
+  std::function<bool()> save_image;                         // drive drained; false on failure
+  std::function<void()> stats;                              // print and write statistics
 };
 
 class ServeBridge : public sc_core::sc_module, public IoCompletionIf {
@@ -113,8 +113,7 @@ class ServeBridge : public sc_core::sc_module, public IoCompletionIf {
   void handle(InboxItem& item);
   void admit(nbd::IoPtr io);
   void start(nbd::IoPtr io);
-  void add_part(std::uint32_t slot, AtaCommand command, Lba lba, std::uint32_t sectors, std::uint8_t* data,
-                bool fua);
+  void add_part(std::uint32_t slot, AtaCommand command, Lba lba, std::uint32_t sectors, std::uint8_t* data, bool fua);
   void finish(std::uint32_t slot);
   void reply(const nbd::IoPtr& io, Picos start_ps, std::uint32_t error);
   void begin_quiesce();
@@ -137,8 +136,8 @@ class ServeBridge : public sc_core::sc_module, public IoCompletionIf {
   std::uint64_t m_seq = 0, m_last_completed_seq = 0;
   bool m_any_transfer = false;  // a READ/WRITE was issued: IoStats' window has begun
   // Stopping the world: FLUSH with an image, and shutdown.
-  bool m_dirty = false;       // written or trimmed since the last image save
-  bool m_quiescing = false;   // new requests are held
+  bool m_dirty = false;      // written or trimmed since the last image save
+  bool m_quiescing = false;  // new requests are held
   bool m_drain_requested = false;
   bool m_shutdown = false;
   bool m_finished = false;

@@ -103,18 +103,19 @@ std::string first_difference(const std::string& saved, const std::string& curren
   }
 }
 
-
 void check_preamble(std::istream& in, const std::string& name) {
   char magic[8];
-  if (!in.read(magic, 8) || std::memcmp(magic, kMagic, 8) != 0) throw ImageError(name + " is not an ssdlab drive image");
+  if (!in.read(magic, 8) || std::memcmp(magic, kMagic, 8) != 0)
+    throw ImageError(name + " is not an ssdlab drive image");
   std::uint32_t order = 0, version = 0;
   if (!in.read(reinterpret_cast<char*>(&order), 4) || !in.read(reinterpret_cast<char*>(&version), 4)) {
     throw ImageError(name + ": image ends inside its header (truncated)");
   }
   if (order != kByteOrder) throw ImageError(name + ": image of a machine of the other byte order");
   if (version != kVersion) {
-    throw ImageError(name + ": image format version " + std::to_string(version) + " is not supported, this ssdlab reads version " +
-                     std::to_string(kVersion) + (version < kVersion ? " (older images carry no checksums)" : "") +
+    throw ImageError(name + ": image format version " + std::to_string(version) +
+                     " is not supported, this ssdlab reads version " + std::to_string(kVersion) +
+                     (version < kVersion ? " (older images carry no checksums)" : "") +
                      ": delete it or serve another --image");
   }
 }
@@ -149,8 +150,8 @@ std::uint64_t read_blocks(std::istream& in, const Geometry& g, PageStore& fresh,
   return count;
 }
 
-ImageInfo load_checked(std::istream& in, const std::string& name, const DriveConfig& config, Ftl& ftl,
-                       PageStore& store, bool verify) {
+ImageInfo load_checked(std::istream& in, const std::string& name, const DriveConfig& config, Ftl& ftl, PageStore& store,
+                       bool verify) {
   check_preamble(in, name);
   const std::string saved_config = read_section(in, "CONF", "drive config", kMaxConfigBytes, verify);
   const std::string current = effective_config_yaml(config);

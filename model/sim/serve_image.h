@@ -17,8 +17,8 @@
 #pragma once
 
 #include <cstdint>
-#include <stdexcept>
 #include <iosfwd>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -55,7 +55,7 @@ ImageInfo save_image(const std::string& path, const DriveConfig& config, const F
 // Loads an image from a stream (`name` in messages): what load_image(path) does after opening
 // the file, and the entry point for fuzzers. `verify_checksums` false only for fuzzing the
 // checks behind the checksums. Throws ImageError; `ftl` and `store` are then unchanged.
-ImageInfo load_image(std::istream& in, const std::string& name, const DriveConfig& config, Ftl& ftl,
-                     PageStore& store, bool verify_checksums = true);
+ImageInfo load_image(std::istream& in, const std::string& name, const DriveConfig& config, Ftl& ftl, PageStore& store,
+                     bool verify_checksums = true);
 
 }  // namespace ssdlab

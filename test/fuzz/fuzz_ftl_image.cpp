@@ -123,7 +123,8 @@ int main(int argc, char** argv) {
   apply(aged, reinterpret_cast<const std::uint8_t*>(script.data()), script.size() / 3);
   check(aged, "while making the seed");
   const bool ok = write_seed("fresh", fresh, some_ops, true) && write_seed("aged", aged, "", true) &&
-                  write_seed("fresh-unchecked", fresh, some_ops, false) && write_seed("aged-unchecked", aged, "", false);
+                  write_seed("fresh-unchecked", fresh, some_ops, false) &&
+                  write_seed("aged-unchecked", aged, "", false);
   return ok ? 0 : 1;
 }
 

@@ -8,8 +8,7 @@
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size > 16384) return 0;
   try {
-    (void)ssdlab::parse_scenario(std::string(reinterpret_cast<const char*>(data), size),
-                                 "scenarios/fuzz.yaml");
+    (void)ssdlab::parse_scenario(std::string(reinterpret_cast<const char*>(data), size), "scenarios/fuzz.yaml");
   } catch (const ssdlab::ConfigError&) {
     // rejected with a located message: fine
   }

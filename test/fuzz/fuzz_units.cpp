@@ -2,8 +2,8 @@
 // text that parses back to the same value: the effective config relies on that.
 #include <cstddef>
 #include <cstdint>
-#include <cstdlib>
 #include <cstdio>
+#include <cstdlib>
 #include <stdexcept>
 #include <string>
 
@@ -30,8 +30,7 @@ void round_trip(const std::string& text, Parse parse, Format format, const char*
   }
   if (again != value) {
     std::fprintf(stderr, "%s: '%s' -> %llu -> '%s' -> %llu\n", what, text.c_str(),
-                 static_cast<unsigned long long>(value), printed.c_str(),
-                 static_cast<unsigned long long>(again));
+                 static_cast<unsigned long long>(value), printed.c_str(), static_cast<unsigned long long>(again));
     std::abort();
   }
 }

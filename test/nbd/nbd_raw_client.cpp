@@ -31,7 +31,6 @@ void refused(Session& s, const std::string& what, std::uint16_t type, std::uint1
         what + ": " + error_name(expect) + (got ? std::string(" (got ") + error_name(error) + ")" : " (no reply)"));
 }
 
-
 int malformed_input() {
   const std::uint64_t base = 1 << 20;
   const auto known = pattern(8192, 0x31);
@@ -99,7 +98,8 @@ int malformed_input() {
     }
     check(replies == 16, "16 pipelined writes, 16 replies with their handles");
     bool all = true;
-    for (std::uint64_t i = 0; i < 16; ++i) all &= read_equals(s.c, 20 * base + i * 4096, pattern(4096, std::uint8_t(i)));
+    for (std::uint64_t i = 0; i < 16; ++i)
+      all &= read_equals(s.c, 20 * base + i * 4096, pattern(4096, std::uint8_t(i)));
     check(all, "...and their data");
   }
   {  // NBD_CMD_DISC: the outstanding read is answered, then the server closes
@@ -157,8 +157,8 @@ int malformed_input() {
   }
   {
     Conn c;
-    const bool ok = greet(c, kClientFixedNewstyle) && c.send(option(kOptAbort, {})) &&
-                    option_replies(c, kOptAbort) == kRepAck;
+    const bool ok =
+        greet(c, kClientFixedNewstyle) && c.send(option(kOptAbort, {})) && option_replies(c, kOptAbort) == kRepAck;
     check(ok && c.closed_by_server(), "NBD_OPT_ABORT: acknowledged, connection closed");
   }
 

@@ -102,7 +102,8 @@ inline std::vector<std::uint8_t> option(std::uint32_t opt, const std::vector<std
 inline std::vector<std::uint8_t> go_data(const std::string& name) {
   std::vector<std::uint8_t> d(4 + name.size() + 2);
   put32(&d[0], static_cast<std::uint32_t>(name.size()));
-  if (!name.empty()) std::memcpy(&d[4], name.data(), name.size());  // (std::copy of an empty name: a GCC 12 false warning)
+  if (!name.empty())
+    std::memcpy(&d[4], name.data(), name.size());  // (std::copy of an empty name: a GCC 12 false warning)
   put16(&d[4 + name.size()], 0);
   return d;
 }
@@ -116,7 +117,8 @@ inline bool greet(Conn& c, std::uint32_t client_flags) {
 }
 
 // Reads option replies up to the final one; returns the final reply type.
-inline std::uint32_t option_replies(Conn& c, std::uint32_t opt, std::uint64_t* size = nullptr, std::uint16_t* flags = nullptr) {
+inline std::uint32_t option_replies(Conn& c, std::uint32_t opt, std::uint64_t* size = nullptr,
+                                    std::uint16_t* flags = nullptr) {
   for (;;) {
     std::uint8_t h[20];
     if (!c.recv(h, sizeof h) || get64(h) != kOptReplyMagic || get32(h + 8) != opt) return 0;
@@ -145,7 +147,7 @@ inline void open_session(Session& s) {
 }
 
 inline bool send_request(Conn& c, std::uint16_t type, std::uint16_t flags, std::uint64_t handle, std::uint64_t offset,
-                  std::uint32_t length, const std::uint8_t* payload = nullptr) {
+                         std::uint32_t length, const std::uint8_t* payload = nullptr) {
   Request r;
   r.type = type;
   r.flags = flags;
@@ -187,7 +189,6 @@ inline bool read_equals(Conn& c, std::uint64_t offset, const std::vector<std::ui
   return send_request(c, kCmdRead, 0, 78, offset, std::uint32_t(expect.size())) && recv_reply(c, error, handle) &&
          error == kOk && handle == 78 && c.recv(got.data(), got.size()) && got == expect;
 }
-
 
 // The closing line of every mode; the exit status.
 inline int report() {

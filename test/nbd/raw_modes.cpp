@@ -96,8 +96,8 @@ int flood(const std::string& pid, std::uint32_t connections, std::uint32_t reads
     std::set<std::uint64_t> seen;
     for (std::uint32_t i = 0; i < reads && read_any_reply(s->c, reads, seen, buffer); ++i) ++answered;
   }
-  check(answered == connections * reads, "every read answered with its data once the client reads (" +
-                                             std::to_string(answered) + ")");
+  check(answered == connections * reads,
+        "every read answered with its data once the client reads (" + std::to_string(answered) + ")");
   const double hwm = status_mib(pid, "VmHWM");
   std::printf("server VmHWM %.0f MiB after all replies (growth %.0f MiB, bound %.0f MiB)\n", hwm, hwm - rss0,
               max_growth_mib);
@@ -162,8 +162,8 @@ int maxconn(std::uint32_t n) {
     Conn extra;
     std::uint8_t g[kGreetingBytes];
     const bool greeted = extra.recv(g, sizeof g, 5000);
-    check(extra.ok() && !greeted && extra.closed_by_server(0), "connection " + std::to_string(n + 1) +
-                                                                   ": closed without a greeting");
+    check(extra.ok() && !greeted && extra.closed_by_server(0),
+          "connection " + std::to_string(n + 1) + ": closed without a greeting");
   }
   held.front()->c.close();  // a slot frees up once the server has seen the close
   bool served = false;
@@ -279,7 +279,8 @@ int paced(double min_us, std::uint32_t count) {
   std::set<std::uint64_t> seen;
   for (int i = 0; i < kBatch && ok; ++i) {
     std::uint8_t b[kReplyBytes];
-    ok = s.c.recv(b, sizeof b) && get32(b) == kSimpleReplyMagic && get32(b + 4) == kOk && s.c.recv(buffer.data(), kRead);
+    ok =
+        s.c.recv(b, sizeof b) && get32(b) == kSimpleReplyMagic && get32(b + 4) == kOk && s.c.recv(buffer.data(), kRead);
     const std::uint64_t h = get64(b + 8);
     ok = ok && h >= 1000 && h < 1000 + kBatch && seen.insert(h).second;
     if (!ok) break;
@@ -319,7 +320,8 @@ int trims(std::uint32_t n) {
 
 int run_mode(const std::vector<std::string>& a) {
   const std::string& m = a[0];
-  if (m == "flood" && a.size() == 6) return flood(a[1], as_u32(a[2]), as_u32(a[3]), as_u32(a[4]), std::atof(a[5].c_str()));
+  if (m == "flood" && a.size() == 6)
+    return flood(a[1], as_u32(a[2]), as_u32(a[3]), as_u32(a[4]), std::atof(a[5].c_str()));
   if (m == "alone" && a.size() == 2) return alone(as_u32(a[1]));
   if (m == "idle" && a.size() == 3) return idle(as_u32(a[1]), std::atof(a[2].c_str()));
   if (m == "maxconn" && a.size() == 2) return maxconn(as_u32(a[1]));

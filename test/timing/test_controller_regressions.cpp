@@ -61,20 +61,25 @@ TEST_CASE("a FUA write reusing the tag of a write-back write still in the buffer
   bool w2_error = true;
   std::uint8_t w2_tag = 99, w1_tag = 98;
   Host host("host", ssd, [&](Host& h) {
-    IoRequest a = req(AtaCommand::kWriteFpdma, 0, 8, old_data.data());     // LPN 0
-    h.submit(a); h.wait_for(a);
+    IoRequest a = req(AtaCommand::kWriteFpdma, 0, 8, old_data.data());  // LPN 0
+    h.submit(a);
+    h.wait_for(a);
     IoRequest f = req(AtaCommand::kFlushCache, 0, 0, nullptr);
-    h.submit(f); h.wait_for(f);                                              // LPN 0 on flash
-    IoRequest b = req(AtaCommand::kWriteFpdma, 80, 8, w1.data());           // LPN 10, write-back
-    h.submit(b); h.wait_for(b);                                              // done; its slot is still programming
+    h.submit(f);
+    h.wait_for(f);                                                 // LPN 0 on flash
+    IoRequest b = req(AtaCommand::kWriteFpdma, 80, 8, w1.data());  // LPN 10, write-back
+    h.submit(b);
+    h.wait_for(b);  // done; its slot is still programming
     w1_tag = b.tag;
     IoRequest c = req(AtaCommand::kWriteFpdma, 1, 1, w2.data(), /*fua=*/true);  // 512 B inside LPN 0: RMW
-    h.submit(c); h.wait_for(c);
+    h.submit(c);
+    h.wait_for(c);
     w2_tag = c.tag;
     w2_error = c.error;
     sc_core::wait(sc_core::sc_time(20, sc_core::SC_MS));
     IoRequest r = req(AtaCommand::kReadFpdma, 0, 8, back.data());
-    h.submit(r); h.wait_for(r);
+    h.submit(r);
+    h.wait_for(r);
     sc_core::sc_stop();
   });
   sc_core::sc_start();
@@ -98,7 +103,8 @@ TEST_CASE("a buffer-sized write does not wait for ever behind a part-filled page
   bool big_done = false, big_error = true, read_error = true;
   Host host("host", ssd, [&](Host& h) {
     IoRequest a = req(AtaCommand::kWriteFpdma, 0, small_bytes / 512, small.data());
-    h.submit(a); h.wait_for(a);
+    h.submit(a);
+    h.wait_for(a);
     IoRequest b = req(AtaCommand::kWriteFpdma, 1024, static_cast<std::uint32_t>(big.size() / 512), big.data());
     h.submit(b);
     sc_core::wait(sc_core::sc_time(1, sc_core::SC_SEC));
@@ -106,13 +112,14 @@ TEST_CASE("a buffer-sized write does not wait for ever behind a part-filled page
     if (big_done) {
       big_error = b.error;
       IoRequest r = req(AtaCommand::kReadFpdma, 1024, static_cast<std::uint32_t>(back.size() / 512), back.data());
-      h.submit(r); h.wait_for(r);
+      h.submit(r);
+      h.wait_for(r);
       read_error = r.error;
     }
     sc_core::sc_stop();
   });
   sc_core::sc_start();
-  REQUIRE(big_done);  // one second of simulated time for a 1 MiB write
+  REQUIRE(big_done);       // one second of simulated time for a 1 MiB write
   CHECK_FALSE(big_error);  // completed because it was done, not because it was refused
   CHECK(ssd.controller.stats().rejected == 0);
   CHECK_FALSE(read_error);
@@ -127,7 +134,8 @@ TEST_CASE("a write of max_transfer bytes that starts inside a mapping unit is ac
   bool error = false;
   Host host("host", ssd, [&](Host& h) {
     IoRequest w = req(AtaCommand::kWriteFpdma, 1, static_cast<std::uint32_t>(data.size() / 512), data.data());
-    h.submit(w); h.wait_for(w);
+    h.submit(w);
+    h.wait_for(w);
     error = w.error;
     sc_core::sc_stop();
   });

@@ -71,7 +71,8 @@ TEST_CASE("fast preconditioning leaves the FTL exactly as the simulated writes d
   CHECK(quick.results()[1].seconds() == 0.0);
 }
 
-TEST_CASE("fast preconditioning leaves a limited mapping cache as the simulated writes do", "[timing][precondition][mapping_cache]") {
+TEST_CASE("fast preconditioning leaves a limited mapping cache as the simulated writes do",
+          "[timing][precondition][mapping_cache]") {
   // 7 translation pages of 1024 entries, 2 of them cached. (The overwrite is a whole number of
   // passes: a job rounds a share of the drive up to whole requests, the fast path down.)
   const DriveConfig config = one_die_drive("128", "  mapping_cache: 8KiB\n");
@@ -109,10 +110,11 @@ TEST_CASE("fast preconditioning leaves a limited mapping cache as the simulated 
   CHECK(fast_read.die_utilisation == Approx(slow_read.die_utilisation).epsilon(0.05));
 }
 
-TEST_CASE("a timed read phase after fast preconditioning through a small mapping cache runs for its runtime", "[timing][precondition][mapping_cache]") {
+TEST_CASE("a timed read phase after fast preconditioning through a small mapping cache runs for its runtime",
+          "[timing][precondition][mapping_cache]") {
   // Several dies: the fast path's placement is equivalent to the simulated one, not identical.
-  const DriveConfig config = drive_from_yaml(drive_yaml("2", "2", "64", "50us", "100MB/s", "3Gbps", "0.2",
-                                                        "  mapping_cache: 8KiB\n"));
+  const DriveConfig config =
+      drive_from_yaml(drive_yaml("2", "2", "64", "50us", "100MB/s", "3Gbps", "0.2", "  mapping_cache: 8KiB\n"));
   const Picos runtime = 200 * kPicosPerSec / 1000;
   const auto [slow_read, fast_read] = after_both_preconditions(config, 200, 3, random_reads(runtime));
   REQUIRE(slow_read.map_reads > slow_read.io.reads / 2);  // the small cache is felt

@@ -4,8 +4,8 @@
 
 #include <algorithm>
 #include <map>
-#include <vector>
 #include <string>
+#include <vector>
 
 #include "model/sim/run_scenario.h"
 
@@ -60,7 +60,8 @@ constexpr double kSame = 2 * 0.03;
 TEST_CASE("D3: after random writes, sequential writes collapse and recover pass after pass", "[seed][d3]") {
   const Run r = run_scaled("d3-vertex-random-then-sequential.yaml", 0.03);
   const double fresh_w = r["fresh_write"].write_mbps(), fresh_r = r["fresh_read"].read_mbps();
-  const double w1 = r["pass1_write"].write_mbps(), w2 = r["pass2_write"].write_mbps(), w3 = r["pass3_write"].write_mbps();
+  const double w1 = r["pass1_write"].write_mbps(), w2 = r["pass2_write"].write_mbps(),
+               w3 = r["pass3_write"].write_mbps();
   CAPTURE(fresh_w, fresh_r, w1, w2, w3, r["pass1_read"].read_mbps(), r["pass1_write"].waf());
   // Pass 1 writes 25.6 MB/s against 159 fresh; reads 148 against 206.
   CHECK(w1 < 2.0 * (25.6 / 159.0) * fresh_w);

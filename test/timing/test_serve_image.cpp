@@ -36,7 +36,8 @@ struct DataDrive : FtlListener {
   FtlDriver drv;
   std::vector<std::uint8_t> unit;
 
-  explicit DataDrive(const DriveConfig& c) : config(c), ftl(c), store(ftl.geometry()), drv(ftl), unit(ftl.geometry().unit_bytes) {
+  explicit DataDrive(const DriveConfig& c)
+      : config(c), ftl(c), store(ftl.geometry()), drv(ftl), unit(ftl.geometry().unit_bytes) {
     ftl.set_listener(this);
   }
   DataDrive(const DataDrive&) = delete;
@@ -165,10 +166,11 @@ TEST_CASE("serve image: a huge section length is refused at once in bounded memo
   spit(path, bad);
   Bystander by(tiny_drive(), 7);
   const std::uint64_t rss = max_rss_bytes();
-  CHECK_THROWS_MATCHES(load_image(path, by.drive.config, by.drive.ftl, by.drive.store), ImageError,
-                       Catch::Matchers::Predicate<ImageError>(
-                           [](const ImageError& e) { return std::string(e.what()).find("section 'FTL state'") != std::string::npos; },
-                           "names the FTL section"));
+  CHECK_THROWS_MATCHES(
+      load_image(path, by.drive.config, by.drive.ftl, by.drive.store), ImageError,
+      Catch::Matchers::Predicate<ImageError>(
+          [](const ImageError& e) { return std::string(e.what()).find("section 'FTL state'") != std::string::npos; },
+          "names the FTL section"));
   CHECK(max_rss_bytes() < rss + (std::uint64_t(64) << 20));
   by.require_untouched();
 }
@@ -185,7 +187,8 @@ TEST_CASE("serve image: a stored block under another block number is refused", "
   int refused = 0, tried = 0;
   for (std::size_t i = 0; i < offs.size(); ++i) {
     const auto b = peek<std::uint32_t>(good, offs[i]);
-    for (std::uint32_t other : {(b + 1) % blocks, (b + blocks - 1) % blocks, peek<std::uint32_t>(good, offs[(i + 1) % offs.size()])}) {
+    for (std::uint32_t other :
+         {(b + 1) % blocks, (b + blocks - 1) % blocks, peek<std::uint32_t>(good, offs[(i + 1) % offs.size()])}) {
       if (other == b) continue;
       std::string bad = good;
       poke<std::uint32_t>(bad, offs[i], other);

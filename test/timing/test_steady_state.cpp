@@ -18,8 +18,8 @@ ScenarioSpec fresh_then_steady() {
   PhaseSpec steady = job_phase("steady_randwrite", RwMode::kRandWrite, 4096, 32, percent(100));
   steady.job.io_size = percent(100);
   steady.job.io_size_set = true;
-  return scenario({erase_phase(), fresh, job_phase("fill", RwMode::kWrite, 128 * 1024, 32, percent(100)),
-                   precondition, steady});
+  return scenario(
+      {erase_phase(), fresh, job_phase("fill", RwMode::kWrite, 128 * 1024, 32, percent(100)), precondition, steady});
 }
 
 }  // namespace

@@ -18,9 +18,9 @@ struct Recorder : TimerClient {
   explicit Recorder(Timeline& t) : timeline(t) {}
   void on_timer(std::uint32_t what) override {
     log.emplace_back(Timeline::now(), what);
-    if (what == 1) timeline.after(0, *this, 10);   // same time, after everything already due
+    if (what == 1) timeline.after(0, *this, 10);  // same time, after everything already due
     if (what == 2) timeline.after(500, *this, 20);
-    if (what == 3) Timeline::notify(wake);          // a SystemC process waits for this
+    if (what == 3) Timeline::notify(wake);  // a SystemC process waits for this
   }
   Timeline& timeline;
   sc_core::sc_event wake;
@@ -57,8 +57,8 @@ void run_order_case(bool lookahead) {
   timeline.at(7000, rec, 7);
   timeline.cancel(rec, 7);
   sc_core::sc_start();
-  const std::vector<std::pair<Picos, std::uint32_t>> expected{
-      {1000, 1}, {1000, 4}, {1000, 10}, {2000, 2}, {2500, 20}, {3000, 3}, {3000, 5}, {3100, 30}, {9000, 6}};
+  const std::vector<std::pair<Picos, std::uint32_t>> expected{{1000, 1}, {1000, 4}, {1000, 10}, {2000, 2}, {2500, 20},
+                                                              {3000, 3}, {3000, 5}, {3100, 30}, {9000, 6}};
   CHECK(rec.log == expected);
   CHECK(waiter.woke_at == 3000);
   CHECK(waiter.seen == 7);  // everything up to and including t = 3000
@@ -87,8 +87,7 @@ TEST_CASE("timeline: without look-ahead SystemC time follows every callback in t
   run_order_case(false);
 }
 
-TEST_CASE("timeline: lanes and the heap share one order and a lane refuses callbacks out of time order",
-          "[timeline]") {
+TEST_CASE("timeline: lanes and the heap share one order and a lane refuses callbacks out of time order", "[timeline]") {
   Timeline timeline("timeline");
   std::vector<Timeline::Lane> lanes;
   for (int i = 0; i < 5; ++i) lanes.push_back(timeline.add_lane());  // grows the tree past 4 leaves
@@ -106,14 +105,13 @@ TEST_CASE("timeline: lanes and the heap share one order and a lane refuses callb
   timeline.at(lanes[3], 300, log, 7);
   CHECK_THROWS_AS(timeline.at(lanes[3], 250, log, 8), std::logic_error);
   sc_core::sc_start();
-  const std::vector<std::pair<Picos, std::uint32_t>> expected{{50, 5}, {100, 1}, {100, 6}, {200, 2},
-                                                                {200, 3}, {200, 4}, {300, 7}};
+  const std::vector<std::pair<Picos, std::uint32_t>> expected{{50, 5},  {100, 1}, {100, 6}, {200, 2},
+                                                              {200, 3}, {200, 4}, {300, 7}};
   CHECK(log.seen == expected);
   CHECK(timeline.empty());
 }
 
-TEST_CASE("timeline: a scenario gives the same results whether the pump runs ahead of SystemC or not",
-          "[timeline]") {
+TEST_CASE("timeline: a scenario gives the same results whether the pump runs ahead of SystemC or not", "[timeline]") {
   // Fills, GC, reads, an idle period with background GC and a TRIM: the D7 scenario, scaled.
   RunOptions options;
   options.scenario_path = std::string(SSDLAB_SOURCE_DIR) + "/scenarios/d7-no-spare-area-intel-510.yaml";

@@ -19,8 +19,7 @@ Picos sata_ps(std::uint64_t bytes, double gbps) {
 
 TEST_CASE("one 4 KiB read on an idle drive takes link + firmware + tR + bus transfer", "[timing]") {
   const DriveConfig config = drive_from_yaml(drive_yaml("2", "2", "32", "{lsb: 40us, msb: 70us}", "100MB/s", "3Gbps"));
-  const auto outcome = simulate(scenario({erase_phase(),
-                                          job_phase("write", RwMode::kWrite, 4096, 1, bytes(4096)),
+  const auto outcome = simulate(scenario({erase_phase(), job_phase("write", RwMode::kWrite, 4096, 1, bytes(4096)),
                                           job_phase("read", RwMode::kRead, 4096, 1, bytes(4096))}),
                                 config);
   const PhaseResult& write = outcome.results[1];
@@ -32,7 +31,7 @@ TEST_CASE("one 4 KiB read on an idle drive takes link + firmware + tR + bus tran
   const Picos completion = sata_ps(8 + 28, 3);                // Set Device Bits
   const Picos firmware = 5 * kPicosPerUs;
   const Picos nand_cmd = 200 * kPicosPerNs;
-  const Picos t_read_lsb = 40 * kPicosPerUs;               // page 0 of a block is an LSB page
+  const Picos t_read_lsb = 40 * kPicosPerUs;                // page 0 of a block is an LSB page
   const Picos bus = 4096ull * kPicosPerSec / 100000000ull;  // 4 KiB at 100 MB/s = 40.96 us
   const Picos expected = command_fis + firmware + nand_cmd + t_read_lsb + bus + data_in + completion;
   CHECK(read.io.latency_ps.max() == expected);
@@ -46,11 +45,11 @@ TEST_CASE("QD32 random reads beat QD1 by about the number of dies when dies are 
   // 8 dies with a slow array read; fast bus and link so that neither limits.
   const DriveConfig config = drive_from_yaml(drive_yaml("2", "4", "64", "200us", "400MB/s", "6Gbps"));
   const std::uint32_t dies = config.nand.dies();
-  const auto outcome = simulate(scenario({erase_phase(),
-                                          job_phase("fill", RwMode::kWrite, 128 * 1024, 32, percent(100)),
-                                          job_phase("qd1", RwMode::kRandRead, 4096, 1, percent(100), kPicosPerSec / 5),
-                                          job_phase("qd32", RwMode::kRandRead, 4096, 32, percent(100), kPicosPerSec / 5)}),
-                                config);
+  const auto outcome =
+      simulate(scenario({erase_phase(), job_phase("fill", RwMode::kWrite, 128 * 1024, 32, percent(100)),
+                         job_phase("qd1", RwMode::kRandRead, 4096, 1, percent(100), kPicosPerSec / 5),
+                         job_phase("qd32", RwMode::kRandRead, 4096, 32, percent(100), kPicosPerSec / 5)}),
+               config);
   const double qd1 = outcome.results[2].iops();
   const double qd32 = outcome.results[3].iops();
   const double ratio = qd32 / qd1;
@@ -68,10 +67,10 @@ TEST_CASE("sequential reads stop at the link ceiling when dies are plentiful", "
   const DriveCeilings ceilings = drive_ceilings(config);
   REQUIRE(ceilings.die_read_mbps > 2 * ceilings.link_read_mbps);
   REQUIRE(ceilings.bus_read_mbps > 2 * ceilings.link_read_mbps);
-  const auto outcome = simulate(scenario({erase_phase(),
-                                          job_phase("fill", RwMode::kWrite, 128 * 1024, 32, percent(100)),
-                                          job_phase("read", RwMode::kRead, 128 * 1024, 32, percent(100))}),
-                                config);
+  const auto outcome =
+      simulate(scenario({erase_phase(), job_phase("fill", RwMode::kWrite, 128 * 1024, 32, percent(100)),
+                         job_phase("read", RwMode::kRead, 128 * 1024, 32, percent(100))}),
+               config);
   const double mbps = outcome.results[2].read_mbps();
   CAPTURE(mbps, ceilings.link_read_mbps);
   CHECK(mbps <= ceilings.link_read_mbps * 1.001);
@@ -81,26 +80,24 @@ TEST_CASE("sequential reads stop at the link ceiling when dies are plentiful", "
 
 TEST_CASE("a faster SATA generation lifts the sequential read ceiling", "[timing]") {
   const DriveConfig config = drive_from_yaml(drive_yaml("8", "4", "32", "50us", "200MB/s", "6Gbps"));
-  const auto outcome = simulate(scenario({erase_phase(),
-                                          job_phase("fill", RwMode::kWrite, 128 * 1024, 32, percent(100)),
-                                          job_phase("read", RwMode::kRead, 128 * 1024, 32, percent(100))}),
-                                config);
+  const auto outcome =
+      simulate(scenario({erase_phase(), job_phase("fill", RwMode::kWrite, 128 * 1024, 32, percent(100)),
+                         job_phase("read", RwMode::kRead, 128 * 1024, 32, percent(100))}),
+               config);
   const double mbps = outcome.results[2].read_mbps();
   CAPTURE(mbps);
   CHECK(mbps > 400);  // well past the 3 Gb/s ceiling (~298 MB/s)
   CHECK(mbps <= drive_ceilings(config).link_read_mbps * 1.001);
 }
 
-TEST_CASE("a mapping cache smaller than the table makes random reads pay translation-page reads",
-          "[timing][mapping]") {
+TEST_CASE("a mapping cache smaller than the table makes random reads pay translation-page reads", "[timing][mapping]") {
   // Same drive twice (48 MiB user = 12 translation pages of 1024 entries): the whole table in
   // DRAM, or 2 translation pages.
   const std::string yaml = drive_yaml("2", "2", "64", "50us", "100MB/s", "3Gbps");
   const DriveConfig whole = drive_from_yaml(yaml);
   DriveConfig cached = drive_from_yaml(yaml);
   cached.controller.mapping_cache_bytes = 2 * 4096;
-  const ScenarioSpec s = scenario({erase_phase(),
-                                   job_phase("fill", RwMode::kWrite, 128 * 1024, 32, percent(100)),
+  const ScenarioSpec s = scenario({erase_phase(), job_phase("fill", RwMode::kWrite, 128 * 1024, 32, percent(100)),
                                    job_phase("randread", RwMode::kRandRead, 4096, 1, percent(100), kPicosPerSec / 10),
                                    job_phase("seqread", RwMode::kRead, 4096, 1, percent(10))});
   ScenarioRunner a("whole", s, whole);

@@ -22,8 +22,9 @@ TEST_CASE("TRIM unmaps without programming, trimmed reads cost no flash, and a d
   const DriveConfig with_trim = drive_from_yaml(yaml);
   DriveConfig without_trim = with_trim;
   without_trim.controller.trim = false;
-  const ScenarioSpec s = scenario({erase_phase(), job_phase("fill", RwMode::kWrite, 128 * 1024, 32, percent(100)),
-                                   trim_all(), job_phase("read", RwMode::kRandRead, 4096, 1, percent(100), kPicosPerSec / 20)});
+  const ScenarioSpec s =
+      scenario({erase_phase(), job_phase("fill", RwMode::kWrite, 128 * 1024, 32, percent(100)), trim_all(),
+                job_phase("read", RwMode::kRandRead, 4096, 1, percent(100), kPicosPerSec / 20)});
   ScenarioRunner a("trim", s, with_trim);
   ScenarioRunner b("notrim", s, without_trim);
   sc_core::sc_start();
@@ -53,8 +54,7 @@ TEST_CASE("TRIM unmaps without programming, trimmed reads cost no flash, and a d
   CHECK(ftl_a.check_invariants().empty());
 }
 
-TEST_CASE("idle-time GC runs only while the host is away and a returning command waits for little",
-          "[timing][idle]") {
+TEST_CASE("idle-time GC runs only while the host is away and a returning command waits for little", "[timing][idle]") {
   std::string yaml = drive_yaml("2", "2", "64", "50us", "100MB/s", "3Gbps", "0.25",
                                 "  gc:\n    idle_delay: 10ms\n    idle_free_blocks: 1000\n");
   const DriveConfig config = drive_from_yaml(yaml);
@@ -65,8 +65,9 @@ TEST_CASE("idle-time GC runs only while the host is away and a returning command
   idle.name = "idle";
   idle.kind = PhaseKind::kIdle;
   idle.idle_ps = 5 * kPicosPerSec;
-  const ScenarioSpec s = scenario({erase_phase(), job_phase("fill", RwMode::kWrite, 128 * 1024, 32, percent(100)), age,
-                                   idle, job_phase("read", RwMode::kRandRead, 4096, 1, percent(100), kPicosPerSec / 20)});
+  const ScenarioSpec s =
+      scenario({erase_phase(), job_phase("fill", RwMode::kWrite, 128 * 1024, 32, percent(100)), age, idle,
+                job_phase("read", RwMode::kRandRead, 4096, 1, percent(100), kPicosPerSec / 20)});
   ScenarioRunner run("idle", s, config);
   sc_core::sc_start();
   REQUIRE(run.finished());

@@ -36,9 +36,11 @@ PhaseSpec read_all() {
 
 }  // namespace
 
-TEST_CASE("a secure erase after fast preconditioning leaves no flash work and a cold empty mapping cache", "[timing][precondition][mapping_cache]") {
+TEST_CASE("a secure erase after fast preconditioning leaves no flash work and a cold empty mapping cache",
+          "[timing][precondition][mapping_cache]") {
   const DriveConfig config = small_cache_drive();
-  ScenarioRunner run("run", scenario({erase_phase(), fast_precondition(100, 100, 11), erase_phase(), read_all()}), config);
+  ScenarioRunner run("run", scenario({erase_phase(), fast_precondition(100, 100, 11), erase_phase(), read_all()}),
+                     config);
   run_to_end({&run});
   const PhaseResult& read = run.results()[3];
   REQUIRE(read.io.reads > 0);
@@ -55,7 +57,8 @@ TEST_CASE("a secure erase after fast preconditioning leaves no flash work and a 
   }
 }
 
-TEST_CASE("a mapping loaded before the simulation starts is on flash for the mapping cache", "[timing][mapping_cache][image]") {
+TEST_CASE("a mapping loaded before the simulation starts is on flash for the mapping cache",
+          "[timing][mapping_cache][image]") {
   const DriveConfig config = small_cache_drive();
   // The mapping of an aged drive, as `ssdlab serve --image` restores it.
   std::stringstream image;
@@ -72,7 +75,8 @@ TEST_CASE("a mapping loaded before the simulation starts is on flash for the map
   loaded.ssd.controller.ftl().load(image);
   // The same mapping reached by writing it: its translation pages went to flash as the cache
   // evicted them.
-  ScenarioRunner written("written", scenario({erase_phase(), fast_precondition(100, 100, spec_seed), read_all()}), config);
+  ScenarioRunner written("written", scenario({erase_phase(), fast_precondition(100, 100, spec_seed), read_all()}),
+                         config);
   run_to_end({&loaded, &written});
   const PhaseResult& a = loaded.results()[0];
   const PhaseResult& b = written.results()[2];
@@ -87,7 +91,8 @@ TEST_CASE("a mapping loaded before the simulation starts is on flash for the map
   CHECK(a.map_writes == 0);  // nothing was dirty
 }
 
-TEST_CASE("idle-time GC after fast preconditioning starts as after the host's last write", "[timing][precondition][idle_gc]") {
+TEST_CASE("idle-time GC after fast preconditioning starts as after the host's last write",
+          "[timing][precondition][idle_gc]") {
   const DriveConfig config = small_cache_drive("  gc: {idle_free_blocks: 8, idle_delay: 10ms}\n");
   const Picos idle = 2 * kPicosPerSec;
   const auto [slow_idle, fast_idle] = after_both_preconditions(config, 100, 11, idle_phase(idle));
@@ -99,7 +104,8 @@ TEST_CASE("idle-time GC after fast preconditioning starts as after the host's la
   CHECK(fast_idle.background_gc_ops <= 2 * slow_idle.background_gc_ops);
 }
 
-TEST_CASE("an FTL aged through ftl before the simulation starts leaves no flash work behind", "[timing][precondition][mapping_cache]") {
+TEST_CASE("an FTL aged through ftl before the simulation starts leaves no flash work behind",
+          "[timing][precondition][mapping_cache]") {
   // As bench/ages its drives: the FTL written directly, GC relocations reaching the controller.
   const DriveConfig config = small_cache_drive();
   const Picos runtime = 200 * kPicosPerSec / 1000;

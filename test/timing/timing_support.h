@@ -17,28 +17,40 @@ inline std::string drive_yaml(const std::string& channels, const std::string& di
                               const std::string& op = "0.25", const std::string& extra_controller = "") {
   return "name: timing\n"
          "nand:\n"
-         "  channels: " + channels + "\n"
-         "  dies_per_channel: " + dies + "\n"
-         "  blocks_per_plane: " + blocks + "\n"
+         "  channels: " +
+         channels +
+         "\n"
+         "  dies_per_channel: " +
+         dies +
+         "\n"
+         "  blocks_per_plane: " +
+         blocks +
+         "\n"
          "  pages_per_block: 64\n"
          "  page_size: 4KiB\n"
          "  cell: MLC\n"
-         "  t_read: " + t_read + "\n"
+         "  t_read: " +
+         t_read +
+         "\n"
          "  t_prog: {lsb: 250us, msb: 900us}\n"
          "  t_erase: 2ms\n"
-         "  bus_rate: " + bus + "\n"
+         "  bus_rate: " +
+         bus +
+         "\n"
          "  t_cmd: 200ns\n"
          "controller:\n"
          "  firmware_cost: 5us\n"
          "  write_buffer: 1MiB\n"
          "  max_transfer: 1MiB\n"
-         "  op: " + op + "\n" + extra_controller +
+         "  op: " +
+         op + "\n" + extra_controller +
          "host:\n"
-         "  sata: " + sata + "\n";
+         "  sata: " +
+         sata + "\n";
 }
 
-inline PhaseSpec job_phase(const std::string& name, RwMode rw, std::uint64_t bs, std::uint32_t iodepth,
-                           Amount size, Picos runtime_ps = 0) {
+inline PhaseSpec job_phase(const std::string& name, RwMode rw, std::uint64_t bs, std::uint32_t iodepth, Amount size,
+                           Picos runtime_ps = 0) {
   PhaseSpec p = make_job_phase(name, rw, bs, iodepth);
   p.job.size = size;
   if (runtime_ps) {

@@ -150,13 +150,15 @@ TEST_CASE("optional keys take their defaults", "[config]") {
   CHECK(c.controller.gc.idle_delay_ps == 100 * kPicosPerMs);
   CHECK(c.controller.gc.idle_free_blocks == 0);
   CHECK(c.controller.mapping_cache_bytes == 0);
-  const DriveConfig idle = parse(kBase + "  trim: false\n  mapping_cache: 1MiB\n  gc:\n    idle_delay: 1s\n    idle_free_blocks: 6\n");
+  const DriveConfig idle =
+      parse(kBase + "  trim: false\n  mapping_cache: 1MiB\n  gc:\n    idle_delay: 1s\n    idle_free_blocks: 6\n");
   CHECK(idle.controller.mapping_cache_bytes == 1 << 20);
   CHECK(parse(kBase + "  firmware_write_cost: 250us\n").controller.firmware_write_cost_ps == 250 * kPicosPerUs);
   CHECK(parse(kBase + "  firmware_gc_cost: 20us\n").controller.firmware_gc_cost_ps == 20 * kPicosPerUs);
   CHECK_THAT(error_of(kBase + "  mapping_cache: 1KiB\n"),
-             Catch::StartsWith("x.yaml:16: controller.mapping_cache: must hold at least one translation page (4KiB) or be 0 for "
-                               "the whole table, got 1KiB; keys involved:"));
+             Catch::StartsWith(
+                 "x.yaml:16: controller.mapping_cache: must hold at least one translation page (4KiB) or be 0 for "
+                 "the whole table, got 1KiB; keys involved:"));
   CHECK_FALSE(idle.controller.trim);
   CHECK(idle.controller.gc.idle_delay_ps == kPicosPerSec);
   CHECK(idle.controller.gc.idle_free_blocks == 6);
@@ -166,15 +168,14 @@ TEST_CASE("optional keys take their defaults", "[config]") {
 }
 
 TEST_CASE("page timings: one value for all page types or one per type of the cell", "[config]") {
-  const DriveConfig slc = parse(with("  t_prog: {lsb: 250us, msb: 900us}", "  t_prog: 200us",
-                                     with("cell: MLC", "cell: slc")));
+  const DriveConfig slc =
+      parse(with("  t_prog: {lsb: 250us, msb: 900us}", "  t_prog: 200us", with("cell: MLC", "cell: slc")));
   CHECK(slc.nand.cell == CellType::kSlc);
   CHECK(slc.nand.t_prog_ps == std::array<Picos, 3>{200 * kPicosPerUs, 0, 0});
   CHECK(slc.nand.t_read_ps == std::array<Picos, 3>{50 * kPicosPerUs, 0, 0});
 
-  const DriveConfig tlc =
-      parse(with("  t_prog: {lsb: 250us, msb: 900us}", "  t_prog: {lsb: 1ms, csb: 2ms, msb: 3ms}",
-                 with("cell: MLC", "cell: TLC")));
+  const DriveConfig tlc = parse(with("  t_prog: {lsb: 250us, msb: 900us}", "  t_prog: {lsb: 1ms, csb: 2ms, msb: 3ms}",
+                                     with("cell: MLC", "cell: TLC")));
   CHECK(tlc.nand.t_prog_ps == std::array<Picos, 3>{kPicosPerMs, 2 * kPicosPerMs, 3 * kPicosPerMs});
   CHECK(tlc.nand.t_read_ps[2] == 50 * kPicosPerUs);
 
@@ -186,34 +187,28 @@ TEST_CASE("page timings: one value for all page types or one per type of the cel
         "x.yaml:10: nand.t_prog.mbs: unknown key (did you mean 'msb'?)");
   CHECK_THAT(error_of(with("t_read: 50us", "t_read: [50us]")),
              Catch::StartsWith("x.yaml:9: nand.t_read: expected a duration or a map"));
-  CHECK(error_of(with("cell: MLC", "cell: QLC")) ==
-        "x.yaml:8: nand.cell: expected SLC, MLC or TLC, got 'QLC'");
+  CHECK(error_of(with("cell: MLC", "cell: QLC")) == "x.yaml:8: nand.cell: expected SLC, MLC or TLC, got 'QLC'");
 }
 
 TEST_CASE("unknown keys are reported with line, key path and a suggestion", "[config]") {
   CHECK(error_of(with("  channels: 4", "  chanels: 4")) ==
         "x.yaml:3: nand.chanels: unknown key (did you mean 'channels'?)");
-  CHECK(error_of(with("  op: 0.07", "  op: 0.07\n  colour: red")) ==
-        "x.yaml:16: controller.colour: unknown key");
+  CHECK(error_of(with("  op: 0.07", "  op: 0.07\n  colour: red")) == "x.yaml:16: controller.colour: unknown key");
   CHECK(error_of("nmae: x\n" + kBase.substr(kBase.find('\n') + 1)) ==
         "x.yaml:1: nmae: unknown key (did you mean 'name'?)");
   CHECK(error_of(kBase + "controller:\n  op: 0.1\n") == "x.yaml:16: controller: duplicate key");
 }
 
 TEST_CASE("missing required keys are reported at the line of their map", "[config]") {
-  CHECK(error_of(with("  page_size: 4KiB\n", "")) ==
-        "x.yaml:2: nand.page_size: required key missing");
-  CHECK(error_of(with("  write_buffer: 8MiB\n", "")) ==
-        "x.yaml:13: controller.write_buffer: required key missing");
+  CHECK(error_of(with("  page_size: 4KiB\n", "")) == "x.yaml:2: nand.page_size: required key missing");
+  CHECK(error_of(with("  write_buffer: 8MiB\n", "")) == "x.yaml:13: controller.write_buffer: required key missing");
   CHECK(error_of(with("name: test\n", "")) == "x.yaml:1: name: required key missing");
   CHECK(error_of("name: x\n") == "x.yaml:1: nand: required key missing");
-  CHECK(error_of(with("  cell: MLC", "  cell:")) ==
-        "x.yaml:8: nand.cell: expected a string, got nothing");
+  CHECK(error_of(with("  cell: MLC", "  cell:")) == "x.yaml:8: nand.cell: expected a string, got nothing");
 }
 
 TEST_CASE("integer keys are range checked", "[config]") {
-  CHECK(error_of(with("channels: 4", "channels: 0")) ==
-        "x.yaml:3: nand.channels: must be >= 1, got 0");
+  CHECK(error_of(with("channels: 4", "channels: 0")) == "x.yaml:3: nand.channels: must be >= 1, got 0");
   CHECK(error_of(with("dies_per_channel: 4", "dies_per_channel: -2")) ==
         "x.yaml:4: nand.dies_per_channel: must be >= 1, got -2");
   CHECK(error_of(with("pages_per_block: 128", "pages_per_block: 65537")) ==
@@ -223,18 +218,15 @@ TEST_CASE("integer keys are range checked", "[config]") {
 }
 
 TEST_CASE("values of the wrong type are rejected naming the key", "[config]") {
-  CHECK(error_of(with("channels: 4", "channels: abc")) ==
-        "x.yaml:3: nand.channels: expected an integer, got 'abc'");
-  CHECK(error_of(with("channels: 4", "channels: 1.5")) ==
-        "x.yaml:3: nand.channels: expected an integer, got '1.5'");
+  CHECK(error_of(with("channels: 4", "channels: abc")) == "x.yaml:3: nand.channels: expected an integer, got 'abc'");
+  CHECK(error_of(with("channels: 4", "channels: 1.5")) == "x.yaml:3: nand.channels: expected an integer, got '1.5'");
   CHECK(error_of(with("channels: 4", "channels: [1, 2]")) ==
         "x.yaml:3: nand.channels: expected an integer, got a list");
   CHECK(error_of(with("page_size: 4KiB", "page_size: {a: 1}")) ==
         "x.yaml:7: nand.page_size: expected a size, got a map");
   CHECK(error_of(kBase + "  write_cache: maybe\n") ==
         "x.yaml:16: controller.write_cache: expected true or false, got 'maybe'");
-  CHECK(error_of(with("op: 0.07", "op: lots")) ==
-        "x.yaml:15: controller.op: expected a number, got 'lots'");
+  CHECK(error_of(with("op: 0.07", "op: lots")) == "x.yaml:15: controller.op: expected a number, got 'lots'");
   CHECK(error_of(kBase + "host: 4\n") == "x.yaml:16: host: expected a map, got '4'");
   CHECK(error_of("- a\n- b\n") == "x.yaml:1: expected a map, got a list");
 }
@@ -243,31 +235,25 @@ TEST_CASE("bad units are rejected with the accepted units", "[config]") {
   const std::string message = error_of(with("t_erase: 2ms", "t_erase: 2 msec"));
   CHECK_THAT(message, Catch::StartsWith("x.yaml:11: nand.t_erase: invalid duration \"2 msec\""));
   CHECK_THAT(message, Catch::Contains("ps, ns, us, ms, s, min, h"));
-  CHECK_THAT(
-      error_of(with("t_erase: 2ms", "t_erase: 2")),
-      Catch::StartsWith("x.yaml:11: nand.t_erase: invalid duration \"2\": a unit is required"));
+  CHECK_THAT(error_of(with("t_erase: 2ms", "t_erase: 2")),
+             Catch::StartsWith("x.yaml:11: nand.t_erase: invalid duration \"2\": a unit is required"));
   CHECK(error_of(with("t_erase: 2ms", "t_erase: 0")) == "x.yaml:11: nand.t_erase: must be > 0");
   CHECK_THAT(error_of(with("bus_rate: 100MB/s", "bus_rate: 100MB")),
              Catch::StartsWith("x.yaml:12: nand.bus_rate: invalid data rate \"100MB\""));
-  CHECK(error_of(with("bus_rate: 100MB/s", "bus_rate: 0B/s")) ==
-        "x.yaml:12: nand.bus_rate: must be > 0");
+  CHECK(error_of(with("bus_rate: 100MB/s", "bus_rate: 0B/s")) == "x.yaml:12: nand.bus_rate: must be > 0");
   CHECK(error_of(with("page_size: 4KiB", "page_size: 1000B")) ==
         "x.yaml:7: nand.page_size: must be a multiple of 512 bytes (at least 512B), got 1000B");
 }
 
 TEST_CASE("op must be a fraction at least 0 and below 1", "[config]") {
-  CHECK(error_of(with("op: 0.07", "op: 1")) ==
-        "x.yaml:15: controller.op: must be >= 0 and < 1, got 1");
-  CHECK(error_of(with("op: 0.07", "op: -0.1")) ==
-        "x.yaml:15: controller.op: must be >= 0 and < 1, got -0.1");
-  CHECK(error_of(with("op: 0.07", "op: .nan")) ==
-        "x.yaml:15: controller.op: expected a number, got '.nan'");
+  CHECK(error_of(with("op: 0.07", "op: 1")) == "x.yaml:15: controller.op: must be >= 0 and < 1, got 1");
+  CHECK(error_of(with("op: 0.07", "op: -0.1")) == "x.yaml:15: controller.op: must be >= 0 and < 1, got -0.1");
+  CHECK(error_of(with("op: 0.07", "op: .nan")) == "x.yaml:15: controller.op: expected a number, got '.nan'");
 }
 
 TEST_CASE("exactly one of op and capacity is given", "[config]") {
-  CHECK(
-      error_of(kBase + "  capacity: 512MiB\n") ==
-      "x.yaml:16: controller.capacity: give either controller.op or controller.capacity, not both");
+  CHECK(error_of(kBase + "  capacity: 512MiB\n") ==
+        "x.yaml:16: controller.capacity: give either controller.op or controller.capacity, not both");
   CHECK_THAT(error_of(with("  op: 0.07\n", "")),
              Catch::StartsWith("x.yaml:13: controller.op: required key missing: give either "
                                "controller.op (spare fraction) or controller.capacity"));
@@ -283,15 +269,15 @@ TEST_CASE("capacity sets user bytes exactly and derives op", "[config]") {
         "x.yaml:15: controller.capacity: capacity 1000000001 is not a whole number of 512-byte "
         "sectors");
   CHECK_THAT(error_of(with("op: 0.07", "capacity: 2GiB")),
-             Catch::StartsWith("x.yaml:15: controller.capacity: capacity 2GiB exceeds the raw capacity (1GiB); keys involved:"));
+             Catch::StartsWith(
+                 "x.yaml:15: controller.capacity: capacity 2GiB exceeds the raw capacity (1GiB); keys involved:"));
   CHECK(error_of(with("op: 0.07", "capacity: 0")) == "x.yaml:15: controller.capacity: must be > 0");
 }
 
 TEST_CASE("op derives user bytes rounded down to a mapping unit", "[config]") {
   CHECK(parse(with("op: 0.07", "op: 0.28")).controller.user_bytes == 773091328);
   CHECK(parse(with("op: 0.07", "op: 0.5")).controller.user_bytes == kRaw / 2);
-  const DriveConfig big_unit =
-      parse(kBase + "  mapping_unit: 2KiB\n", {"nand.page_size=8KiB", "controller.op=0.1"});
+  const DriveConfig big_unit = parse(kBase + "  mapping_unit: 2KiB\n", {"nand.page_size=8KiB", "controller.op=0.1"});
   CHECK(big_unit.controller.user_bytes % 2048 == 0);
   CHECK(big_unit.controller.mapping_unit_bytes == 2048);
 }
@@ -322,8 +308,7 @@ TEST_CASE("GC thresholds must not be inverted", "[config]") {
   CHECK(error_of(kBase + "  gc: {policy: greedyy}\n") ==
         "x.yaml:16: controller.gc.policy: expected greedy, cost_benefit or fifo, got 'greedyy' "
         "(did you mean 'greedy'?)");
-  CHECK(parse(kBase + "  gc: {policy: cost_benefit}\n").controller.gc.policy ==
-        GcPolicyKind::kCostBenefit);
+  CHECK(parse(kBase + "  gc: {policy: cost_benefit}\n").controller.gc.policy == GcPolicyKind::kCostBenefit);
 }
 
 TEST_CASE("host SATA rate and NCQ tags are checked", "[config]") {
@@ -331,23 +316,24 @@ TEST_CASE("host SATA rate and NCQ tags are checked", "[config]") {
   CHECK(parse(kBase + "host: {sata: 6Gbps}\n").host.sata_line_bps == 6000000000ULL);
   CHECK(error_of(kBase + "host:\n  sata: 2Gbps\n") ==
         "x.yaml:17: host.sata: must be 1.5Gbps, 3Gbps or 6Gbps, got 2Gbps");
-  CHECK(error_of(kBase + "host:\n  ncq_tags: 0\n") ==
-        "x.yaml:17: host.ncq_tags: must be between 1 and 32, got 0");
-  CHECK(error_of(kBase + "host:\n  ncq_tags: 33\n") ==
-        "x.yaml:17: host.ncq_tags: must be between 1 and 32, got 33");
+  CHECK(error_of(kBase + "host:\n  ncq_tags: 0\n") == "x.yaml:17: host.ncq_tags: must be between 1 and 32, got 0");
+  CHECK(error_of(kBase + "host:\n  ncq_tags: 33\n") == "x.yaml:17: host.ncq_tags: must be between 1 and 32, got 33");
 }
 
 TEST_CASE("mapping unit, write buffer and max transfer are checked", "[config]") {
   CHECK_THAT(error_of(kBase + "  mapping_unit: 8KiB\n"),
-             Catch::StartsWith("x.yaml:16: controller.mapping_unit: 8KiB does not divide nand.page_size (4KiB); keys involved:"));
+             Catch::StartsWith(
+                 "x.yaml:16: controller.mapping_unit: 8KiB does not divide nand.page_size (4KiB); keys involved:"));
   CHECK(error_of(kBase + "  mapping_unit: 3KiB\n") ==
         "x.yaml:16: controller.mapping_unit: must be a power of two and a multiple of 512 bytes, "
         "got 3KiB");
   CHECK_THAT(error_of(with("page_size: 4KiB", "page_size: 2KiB")),
              Catch::StartsWith("x.yaml:13: controller.mapping_unit: the default 4KiB does not divide nand.page_size "
                                "(2KiB); keys involved:"));
-  CHECK_THAT(error_of(with("write_buffer: 8MiB", "write_buffer: 2KiB")),
-             Catch::StartsWith("x.yaml:14: controller.write_buffer: must hold at least one NAND page (4KiB), got 2KiB; keys involved:"));
+  CHECK_THAT(
+      error_of(with("write_buffer: 8MiB", "write_buffer: 2KiB")),
+      Catch::StartsWith(
+          "x.yaml:14: controller.write_buffer: must hold at least one NAND page (4KiB), got 2KiB; keys involved:"));
   CHECK_THAT(error_of(with("write_buffer: 8MiB", "write_buffer: 10KiB")),
              Catch::StartsWith("x.yaml:14: controller.write_buffer: must be a multiple of the mapping unit (4KiB), got "
                                "10KiB; keys involved:"));
@@ -355,15 +341,17 @@ TEST_CASE("mapping unit, write buffer and max transfer are checked", "[config]")
         "x.yaml:16: controller.max_transfer: must be a multiple of 512 bytes between 512B and "
         "32MiB, got 64MiB");
   CHECK(parse(kBase + "  max_transfer: 128KiB\n").controller.max_transfer_bytes == 131072);
-  CHECK_THAT(error_of(kBase + "  max_transfer: 16MiB\n"),
-             Catch::StartsWith("x.yaml:16: controller.max_transfer: must not exceed the write buffer (8MiB), got 16MiB; keys involved:"));
+  CHECK_THAT(
+      error_of(kBase + "  max_transfer: 16MiB\n"),
+      Catch::StartsWith(
+          "x.yaml:16: controller.max_transfer: must not exceed the write buffer (8MiB), got 16MiB; keys involved:"));
 }
 
 TEST_CASE("geometries beyond 31-bit unit addresses are rejected", "[config]") {
-  const std::string huge = with("blocks_per_plane: 128", "blocks_per_plane: 4096",
-                                with("channels: 4", "channels: 64",
-                                     with("dies_per_channel: 4", "dies_per_channel: 64",
-                                          with("pages_per_block: 128", "pages_per_block: 256"))));
+  const std::string huge = with(
+      "blocks_per_plane: 128", "blocks_per_plane: 4096",
+      with("channels: 4", "channels: 64",
+           with("dies_per_channel: 4", "dies_per_channel: 64", with("pages_per_block: 128", "pages_per_block: 256"))));
   const std::string message = error_of(huge);
   CHECK_THAT(message, Catch::StartsWith("x.yaml:13: controller.mapping_unit: geometry too large "
                                         "for 31-bit unit addresses"));
@@ -374,15 +362,13 @@ TEST_CASE("YAML syntax errors and unreadable files are config errors", "[config]
   const std::string message = error_of(with("channels: 4", "channels: [4"));
   CHECK_THAT(message, Catch::StartsWith("x.yaml:") && Catch::Contains("syntax error"));
   CHECK_THAT(message, Catch::Contains("syntax error"));
-  CHECK_THROWS_WITH(load_drive_config("/nonexistent/drive.yaml"),
-                    "/nonexistent/drive.yaml: cannot open");
-  CHECK_THROWS_WITH(load_drive_config(SSDLAB_SOURCE_DIR),
-                    std::string(SSDLAB_SOURCE_DIR) + ": cannot open");
+  CHECK_THROWS_WITH(load_drive_config("/nonexistent/drive.yaml"), "/nonexistent/drive.yaml: cannot open");
+  CHECK_THROWS_WITH(load_drive_config(SSDLAB_SOURCE_DIR), std::string(SSDLAB_SOURCE_DIR) + ": cannot open");
 }
 
 TEST_CASE("overrides change values before validation", "[config]") {
-  const DriveConfig c = parse(kBase, {"controller.op=0.28", "nand.t_prog.msb=1ms",
-                                      "controller.gc.policy=fifo", "host.sata=6Gbps"});
+  const DriveConfig c =
+      parse(kBase, {"controller.op=0.28", "nand.t_prog.msb=1ms", "controller.gc.policy=fifo", "host.sata=6Gbps"});
   CHECK(c.controller.op == 0.28);
   CHECK(c.controller.user_bytes == 773091328);
   CHECK(c.nand.t_prog_ps[0] == 250 * kPicosPerUs);
@@ -394,8 +380,7 @@ TEST_CASE("overrides change values before validation", "[config]") {
   CHECK(r.nand.t_read_ps == std::array<Picos, 3>{50 * kPicosPerUs, 70 * kPicosPerUs, 0});
   // Later overrides win; a flow map replaces a whole section.
   CHECK(parse(kBase, {"controller.op=0.2", "controller.op=0.5"}).controller.user_bytes == kRaw / 2);
-  CHECK(parse(kBase, {"controller.gc={policy: fifo, free_blocks_high: 4}"})
-            .controller.gc.free_blocks_high == 4);
+  CHECK(parse(kBase, {"controller.gc={policy: fifo, free_blocks_high: 4}"}).controller.gc.free_blocks_high == 4);
 }
 
 TEST_CASE("overriding op drops capacity and vice versa", "[config]") {
@@ -440,20 +425,19 @@ TEST_CASE("effective config round trips default.yaml", "[config]") {
 
 TEST_CASE("effective config round trips overridden and unusual configs", "[config]") {
   check_round_trip(load_drive_config(
-      kDefaultPath,
-      {"controller.capacity=500000256", "nand.t_read.msb=70us", "controller.gc.policy=cost_benefit",
-       "host.sata=1.5Gbps", "controller.write_cache=false", "controller.max_transfer=1MiB",
-       "nand.t_cmd=0", "host.ncq_tags=1", "controller.queue_depth=1"}));
+      kDefaultPath, {"controller.capacity=500000256", "nand.t_read.msb=70us", "controller.gc.policy=cost_benefit",
+                     "host.sata=1.5Gbps", "controller.write_cache=false", "controller.max_transfer=1MiB",
+                     "nand.t_cmd=0", "host.ncq_tags=1", "controller.queue_depth=1"}));
   const DriveConfig capacity = parse(kBase, {"controller.capacity=500000256"});
   CHECK_THAT(effective_config_yaml(capacity), Catch::Contains("  capacity: 500000256B\n"));
   check_round_trip(capacity);
   check_round_trip(parse(kBase, {"controller.capacity=512MiB"}));
   check_round_trip(parse(kBase, {"controller.op=0.123456789012345"}));
   check_round_trip(parse(kBase, {"controller.op=0.5"}));
-  const std::string tlc = with(
-      "  t_prog: {lsb: 250us, msb: 900us}", "  t_prog: {lsb: 1ms, csb: 2ms, msb: 3.5ms}",
-      with("cell: MLC", "cell: tlc",
-           with("name: test", "name: \"odd: 'name' \\\"x\\\"\"\ndescription: \"two\\nlines\"")));
+  const std::string tlc =
+      with("  t_prog: {lsb: 250us, msb: 900us}", "  t_prog: {lsb: 1ms, csb: 2ms, msb: 3.5ms}",
+           with("cell: MLC", "cell: tlc",
+                with("name: test", "name: \"odd: 'name' \\\"x\\\"\"\ndescription: \"two\\nlines\"")));
   const DriveConfig odd = parse(tlc);
   CHECK(odd.name == "odd: 'name' \"x\"");
   check_round_trip(odd);

@@ -59,8 +59,7 @@ TEST_CASE("a sequential fill has a write amplification of exactly 1", "[ftl][waf
   }
 }
 
-TEST_CASE("millions of random overwrites keep every LPN mapped to exactly one valid unit",
-          "[ftl][invariants]") {
+TEST_CASE("millions of random overwrites keep every LPN mapped to exactly one valid unit", "[ftl][invariants]") {
   const auto policy = GENERATE(GcPolicyKind::kGreedy, GcPolicyKind::kCostBenefit, GcPolicyKind::kFifo);
   const std::uint32_t page_bytes = GENERATE(4096u, 16384u);
   CAPTURE(to_string(policy), page_bytes);
@@ -171,7 +170,8 @@ TEST_CASE("less over-provisioning means more write amplification", "[ftl][waf]")
     fill_sequentially(ftl, driver);
     const FtlStats before = ftl.stats();
     Rng rng(11);
-    for (std::uint32_t i = 0; i < 4 * ftl.user_units(); ++i) driver.write(static_cast<Lpn>(rng.below(ftl.user_units())));
+    for (std::uint32_t i = 0; i < 4 * ftl.user_units(); ++i)
+      driver.write(static_cast<Lpn>(rng.below(ftl.user_units())));
     const FtlStats& after = ftl.stats();
     return double(after.nand_units_programmed() - before.nand_units_programmed()) /
            double(after.host_units_written - before.host_units_written);

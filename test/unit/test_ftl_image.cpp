@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "controller/ftl/ftl.h"
-#include "model/core/rng.h"
 #include "image_test_support.h"
+#include "model/core/rng.h"
 #include "test_support.h"
 
 using namespace ssdlab;
@@ -66,8 +66,8 @@ void require_same(const Ftl& a, const Ftl& b) {
 bool same_ops(const OpList& a, const OpList& b) {
   if (a.size() != b.size()) return false;
   for (std::size_t i = 0; i < a.size(); ++i) {
-    if (a[i].kind != b[i].kind || a[i].origin != b[i].origin || a[i].die != b[i].die ||
-        a[i].block != b[i].block || a[i].page != b[i].page || a[i].bytes != b[i].bytes) {
+    if (a[i].kind != b[i].kind || a[i].origin != b[i].origin || a[i].die != b[i].die || a[i].block != b[i].block ||
+        a[i].page != b[i].page || a[i].bytes != b[i].bytes) {
       return false;
     }
   }

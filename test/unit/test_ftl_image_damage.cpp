@@ -63,7 +63,6 @@ void require_refused(const DriveConfig& config, const std::string& img, const ch
 }
 }  // namespace
 
-
 TEST_CASE("FTL image: a free ring naming a block twice is refused", "[ftl][image]") {
   const DriveConfig config = small_drive(1, 1, 32, 32, 4096, 0.25);
   Ftl fresh(config);
@@ -122,7 +121,8 @@ TEST_CASE("FTL image: a greedy or cost-benefit image that names closed FIFO bloc
   Ftl ftl(config);
   FtlDriver drv(ftl);
   Rng rng(3);
-  for (std::uint64_t i = 0; i < 2 * std::uint64_t(ftl.user_units()); ++i) drv.write(static_cast<Lpn>(rng.below(ftl.user_units())));
+  for (std::uint64_t i = 0; i < 2 * std::uint64_t(ftl.user_units()); ++i)
+    drv.write(static_cast<Lpn>(rng.below(ftl.user_units())));
   REQUIRE(first_closed(ftl, false) >= 0);
   std::string img = image_of(ftl);
   // The closed-block order is FIFO's alone: its count must be 0 here.

@@ -27,7 +27,8 @@ struct Aged {
   explicit Aged(GcPolicyKind policy) : config(small_drive(1, 2, 24, 16, 4096, 0.25, policy)), ftl(config) {
     FtlDriver drv(ftl);
     Rng rng(17);
-    for (std::uint64_t i = 0; i < 3 * std::uint64_t(ftl.user_units()); ++i) drv.write(static_cast<Lpn>(rng.below(ftl.user_units())));
+    for (std::uint64_t i = 0; i < 3 * std::uint64_t(ftl.user_units()); ++i)
+      drv.write(static_cast<Lpn>(rng.below(ftl.user_units())));
     REQUIRE(ftl.stats().gc_erases > 0);
     image = image_of(ftl);
   }

@@ -77,7 +77,7 @@ TEST_CASE("NBD client flags: only fixed newstyle clients, no unknown bits", "[nb
   const ClientFlags both = parse_client_flags(kClientFixedNewstyle | kClientNoZeroes);
   CHECK(both.accepted);
   CHECK(both.no_zeroes);
-  CHECK_FALSE(parse_client_flags(0).accepted);                // old newstyle
+  CHECK_FALSE(parse_client_flags(0).accepted);  // old newstyle
   CHECK_FALSE(parse_client_flags(kClientNoZeroes).accepted);
   CHECK_FALSE(parse_client_flags(kClientFixedNewstyle | 4).accepted);  // unknown bit
 }
@@ -173,9 +173,9 @@ TEST_CASE("NBD_OPT_EXPORT_NAME: size, flags and zeroes unless refused", "[nbd]")
 
 TEST_CASE("NBD options other than GO, INFO, EXPORT_NAME, ABORT are unsupported", "[nbd]") {
   const Export ex = test_export();
-  for (const std::uint32_t opt : {std::uint32_t(kOptStructuredReply), std::uint32_t(kOptList),
-                                  std::uint32_t(kOptStartTls), std::uint32_t(kOptListMetaContext),
-                                  std::uint32_t(kOptSetMetaContext), 0xdeadu}) {
+  for (const std::uint32_t opt :
+       {std::uint32_t(kOptStructuredReply), std::uint32_t(kOptList), std::uint32_t(kOptStartTls),
+        std::uint32_t(kOptListMetaContext), std::uint32_t(kOptSetMetaContext), 0xdeadu}) {
     CAPTURE(opt);
     const OptionOutcome out = handle_option({opt, 0}, {}, ex, false);
     CHECK(out.next == Next::kContinue);
@@ -223,7 +223,7 @@ TEST_CASE("NBD request checks: the errors the spec asks for", "[nbd]") {
   CHECK(check_request(req(kCmdRead, 0, 32u << 20), ex) == kOk);
   CHECK(check_request(req(kCmdTrim, 0, std::uint32_t(end)), ex) == kOk);  // trim has no payload limit
   CHECK(check_request(req(kCmdFlush, 0, 0), ex) == kOk);
-  CHECK(check_request(req(kCmdFlush, 0, 0, kCmdFlagFua), ex) == kOk);     // FUA valid on every command
+  CHECK(check_request(req(kCmdFlush, 0, 0, kCmdFlagFua), ex) == kOk);  // FUA valid on every command
   CHECK(check_request(req(kCmdDisc, 0, 0), ex) == kOk);
   // Beyond the export: EINVAL for reads and trims, ENOSPC for writes.
   CHECK(check_request(req(kCmdRead, end, 512), ex) == kEinval);
@@ -240,8 +240,8 @@ TEST_CASE("NBD request checks: the errors the spec asks for", "[nbd]") {
   CHECK(check_request(req(kCmdRead, 100, 512), ex) == kEinval);
   CHECK(check_request(req(kCmdWrite, 0, 100), ex) == kEinval);
   // Unknown commands and flags, flags not valid here.
-  CHECK(check_request(req(5, 0, 512), ex) == kEinval);   // CACHE: not offered
-  CHECK(check_request(req(6, 0, 512), ex) == kEinval);   // WRITE_ZEROES: not offered
+  CHECK(check_request(req(5, 0, 512), ex) == kEinval);  // CACHE: not offered
+  CHECK(check_request(req(6, 0, 512), ex) == kEinval);  // WRITE_ZEROES: not offered
   CHECK(check_request(req(77, 0, 512), ex) == kEinval);
   CHECK(check_request(req(kCmdRead, 0, 512, kCmdFlagDf), ex) == kEinval);  // no structured replies
   CHECK(check_request(req(kCmdWrite, 0, 512, kCmdFlagNoHole), ex) == kEinval);

@@ -50,8 +50,7 @@ TEST_CASE("a spilled P2L table returns what was stored, through evictions and co
   CHECK(spilled.get(5) == expected[5]);
 }
 
-TEST_CASE("an FTL whose P2L table is spilled ends in exactly the state of one that keeps it in memory",
-          "[ftl][p2l]") {
+TEST_CASE("an FTL whose P2L table is spilled ends in exactly the state of one that keeps it in memory", "[ftl][p2l]") {
   const DriveConfig config = small_drive(2, 2, 32, 32, 4096, 0.15);
   Ftl in_memory(config);
   Ftl spilled(config, /*p2l_memory_budget=*/0, /*p2l_cache_blocks=*/8);  // 128 blocks

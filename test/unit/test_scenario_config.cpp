@@ -57,9 +57,7 @@ std::string error_of(const std::string& yaml) {
   return "(no error)";
 }
 
-JobSpec job_of(const std::string& job_lines) {
-  return parse_scenario(one_job(job_lines), "s.yaml").phases.at(0).job;
-}
+JobSpec job_of(const std::string& job_lines) { return parse_scenario(one_job(job_lines), "s.yaml").phases.at(0).job; }
 
 }  // namespace
 
@@ -113,8 +111,7 @@ TEST_CASE("a full scenario parses into phases and jobs", "[scenario]") {
 }
 
 TEST_CASE("scenario and job keys take their defaults", "[scenario]") {
-  const ScenarioSpec s =
-      parse_scenario(one_job("      rw: read\n      bs: 4k\n"), "dir/sub/my_test.yaml");
+  const ScenarioSpec s = parse_scenario(one_job("      rw: read\n      bs: 4k\n"), "dir/sub/my_test.yaml");
   CHECK(s.name == "my_test");
   CHECK(s.description.empty());
   CHECK(s.drive_path == "dir/sub/d.yaml");
@@ -141,12 +138,10 @@ TEST_CASE("scenario and job keys take their defaults", "[scenario]") {
 TEST_CASE("the drive path is resolved against the scenario's directory", "[scenario]") {
   const std::string phases = "phases: [secure_erase]\n";
   CHECK(parse_scenario("drive: d.yaml\n" + phases, "s.yaml").drive_path == "d.yaml");
-  CHECK(parse_scenario("drive: ../../configs/x.yaml\n" + phases, "test/scenarios/s.yaml")
-            .drive_path == "configs/x.yaml");
-  CHECK(parse_scenario("drive: /abs/./x/../d.yaml\n" + phases, "a/s.yaml").drive_path ==
-        "/abs/d.yaml");
-  CHECK(parse_scenario("drive: ./d.yaml\n" + phases, "/srv/run/s.yaml").drive_path ==
-        "/srv/run/d.yaml");
+  CHECK(parse_scenario("drive: ../../configs/x.yaml\n" + phases, "test/scenarios/s.yaml").drive_path ==
+        "configs/x.yaml");
+  CHECK(parse_scenario("drive: /abs/./x/../d.yaml\n" + phases, "a/s.yaml").drive_path == "/abs/d.yaml");
+  CHECK(parse_scenario("drive: ./d.yaml\n" + phases, "/srv/run/s.yaml").drive_path == "/srv/run/d.yaml");
 }
 
 TEST_CASE("overrides may be given as a map", "[scenario]") {
@@ -159,8 +154,7 @@ TEST_CASE("overrides may be given as a map", "[scenario]") {
   CHECK(s.overrides[0] == "controller.op=0.28");
   CHECK(s.overrides[1].rfind("nand.t_prog={", 0) == 0);
   // The strings are accepted by the drive loader.
-  const DriveConfig c =
-      load_drive_config(std::string(SSDLAB_SOURCE_DIR) + "/configs/default.yaml", s.overrides);
+  const DriveConfig c = load_drive_config(std::string(SSDLAB_SOURCE_DIR) + "/configs/default.yaml", s.overrides);
   CHECK(c.controller.op == 0.28);
   CHECK(c.nand.t_prog_ps[1] == 2 * kPicosPerMs);
 }
@@ -188,12 +182,9 @@ TEST_CASE("rw accepts fio's names and alias", "[scenario]") {
 }
 
 TEST_CASE("runtime and time_based follow fio", "[scenario]") {
-  CHECK(job_of("      rw: read\n      bs: 4k\n      runtime: 1.5\n").runtime_ps ==
-        1500 * kPicosPerMs);
-  CHECK(job_of("      rw: read\n      bs: 4k\n      runtime: 500ms\n").runtime_ps ==
-        500 * kPicosPerMs);
-  CHECK(job_of("      rw: read\n      bs: 4k\n      runtime: 2min\n").runtime_ps ==
-        120 * kPicosPerSec);
+  CHECK(job_of("      rw: read\n      bs: 4k\n      runtime: 1.5\n").runtime_ps == 1500 * kPicosPerMs);
+  CHECK(job_of("      rw: read\n      bs: 4k\n      runtime: 500ms\n").runtime_ps == 500 * kPicosPerMs);
+  CHECK(job_of("      rw: read\n      bs: 4k\n      runtime: 2min\n").runtime_ps == 120 * kPicosPerSec);
   CHECK(job_of("      rw: read\n      bs: 4k\n      time_based: true\n").time_based);
   CHECK(job_of("      rw: read\n      bs: 4k\n      time_based: 1\n").time_based);
   CHECK_FALSE(job_of("      rw: read\n      bs: 4k\n      time_based: false\n").time_based);
@@ -231,10 +222,8 @@ TEST_CASE("job values are range checked", "[scenario]") {
 TEST_CASE("scenario structure errors carry file, line and key path", "[scenario]") {
   CHECK(error_of("phases: [secure_erase]\n") == "s.yaml:1: drive: required key missing");
   CHECK(error_of("drive: d.yaml\n") == "s.yaml:1: phases: required key missing");
-  CHECK(error_of("drive: d.yaml\nphases: []\n") ==
-        "s.yaml:2: phases: must list at least one phase");
-  CHECK(error_of("drive: d.yaml\nphases: secure_erase\n") ==
-        "s.yaml:2: phases: expected a list of phases");
+  CHECK(error_of("drive: d.yaml\nphases: []\n") == "s.yaml:2: phases: must list at least one phase");
+  CHECK(error_of("drive: d.yaml\nphases: secure_erase\n") == "s.yaml:2: phases: expected a list of phases");
   CHECK(error_of("drive: d.yaml\nphases:\n  - secure_erse\n") ==
         "s.yaml:3: phases[0]: unknown phase 'secure_erse' (did you mean 'secure_erase'?); a phase is "
         "secure_erase, mark or a map with one of job, fill, seqpass, trim, idle, repeat, secure_erase, "
@@ -253,8 +242,7 @@ TEST_CASE("scenario structure errors carry file, line and key path", "[scenario]
         "s.yaml:2: sample_interval: must be > 0");
   CHECK(error_of("drive: d.yaml\nsed: 3\nphases: [secure_erase]\n") ==
         "s.yaml:2: sed: unknown key (did you mean 'seed'?)");
-  CHECK(error_of("drive: [d.yaml]\nphases: [secure_erase]\n") ==
-        "s.yaml:1: drive: expected a string, got a list");
+  CHECK(error_of("drive: [d.yaml]\nphases: [secure_erase]\n") == "s.yaml:1: drive: expected a string, got a list");
   CHECK_THAT(error_of("drive: d.yaml\nphases: [secure_erase\n"),
              Catch::StartsWith("s.yaml:") && Catch::Contains("syntax error"));
 }
@@ -350,8 +338,8 @@ TEST_CASE("bad seed phases name the file, line and key", "[scenario]") {
         "s.yaml:3: phases[0].expect.rd_mbps: unknown key (did you mean 'read_mbps'?)");
   CHECK(error_of("drive: d.yaml\nphases:\n  - {fill: 50%, expect: {iops: fast}}\n") ==
         "s.yaml:3: phases[0].expect.iops: expected a number >= 0, got 'fast'");
-  CHECK(error_of("drive: d.yaml\nphases:\n  - {repeat: {count: 0, phases: [mark]}}\n").find(
-            "phases[0].repeat.count") != std::string::npos);
+  CHECK(error_of("drive: d.yaml\nphases:\n  - {repeat: {count: 0, phases: [mark]}}\n").find("phases[0].repeat.count") !=
+        std::string::npos);
 }
 
 TEST_CASE("a precondition phase takes fill and random shares and a seed", "[scenario]") {
@@ -376,7 +364,7 @@ TEST_CASE("repeat expansion is bounded and counted before anything is built", "[
       "drive: d.yaml\n"
       "phases:\n"
       "  - secure_erase\n"
-      "  - repeat:\n"                               // 4: the repeat whose expansion is too large
+      "  - repeat:\n"  // 4: the repeat whose expansion is too large
       "      count: 400\n"
       "      phases:\n"
       "        - repeat: {count: 400, phases: [mark]}\n";
@@ -396,17 +384,18 @@ TEST_CASE("the 10000 x 10000 repeat of the issue fails fast with the line of the
       "  - repeat:\n"
       "      count: 10000\n"
       "      phases:\n"
-      "        - repeat:\n"                         // 6
+      "        - repeat:\n"  // 6
       "            count: 10000\n"
       "            phases: [mark]\n";
   // The inner repeat alone is 10 000 phases (fine); the outer one multiplies it past the limit.
   CHECK_THAT(error_of(text), Catch::StartsWith("s.yaml:3: phases[0].repeat: expands to 100000000 phases"));
   // Siblings add up: two repeats of 60 000 each exceed the limit at the second one.
   const std::string siblings =
-      "drive: d.yaml\nphases:\n  - repeat: {count: 6000, phases: [mark, mark, mark, mark, mark, mark, mark, mark, mark, mark]}\n"
+      "drive: d.yaml\nphases:\n  - repeat: {count: 6000, phases: [mark, mark, mark, mark, mark, mark, mark, mark, "
+      "mark, mark]}\n"
       "  - repeat: {count: 6000, phases: [mark, mark, mark, mark, mark, mark, mark, mark, mark, mark]}\n";
-  CHECK_THAT(error_of(siblings), Catch::StartsWith("s.yaml:4: phases[1].repeat:") &&
-                                     Catch::Contains("120000 phases in all"));
+  CHECK_THAT(error_of(siblings),
+             Catch::StartsWith("s.yaml:4: phases[1].repeat:") && Catch::Contains("120000 phases in all"));
 }
 
 TEST_CASE("a scenario file holds one YAML document", "[scenario]") {
@@ -421,7 +410,10 @@ TEST_CASE("a scenario file holds one YAML document", "[scenario]") {
 // Found by fuzz_scenario: yaml-cpp 0.7's LoadAll never returns on a stray ',' (it hands out
 // empty documents forever, allocating). The loader reads documents one at a time, boundedly.
 TEST_CASE("a stray comma at the top level is an error and not a hang", "[scenario][limits]") {
-  CHECK_THAT(error_of("#nt: 10000\n    , phases0\xdb" "1d.y\xe2): f"), Catch::StartsWith("s.yaml:") && Catch::Contains("syntax error"));
+  CHECK_THAT(error_of("#nt: 10000\n    , phases0\xdb"
+                      "1d.y\xe2): f"),
+             Catch::StartsWith("s.yaml:") && Catch::Contains("syntax error"));
   CHECK_THAT(error_of(" , b): f"), Catch::StartsWith("s.yaml:") && Catch::Contains("syntax error"));
-  CHECK_THAT(error_of("drive: d.yaml\nphases: [mark]\n---\n,\n"), Catch::StartsWith("s.yaml:") && Catch::Contains("syntax error"));
+  CHECK_THAT(error_of("drive: d.yaml\nphases: [mark]\n---\n,\n"),
+             Catch::StartsWith("s.yaml:") && Catch::Contains("syntax error"));
 }

@@ -14,9 +14,8 @@
 namespace ssdlab::test {
 
 inline DriveConfig small_drive(std::uint32_t channels = 2, std::uint32_t dies_per_channel = 2,
-                               std::uint32_t blocks = 32, std::uint32_t pages = 32,
-                               std::uint32_t page_bytes = 4096, double op = 0.25,
-                               GcPolicyKind policy = GcPolicyKind::kGreedy) {
+                               std::uint32_t blocks = 32, std::uint32_t pages = 32, std::uint32_t page_bytes = 4096,
+                               double op = 0.25, GcPolicyKind policy = GcPolicyKind::kGreedy) {
   DriveConfig c;
   c.name = "unit";
   c.nand.channels = channels;
