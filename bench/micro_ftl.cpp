@@ -16,7 +16,7 @@
 
 #include "bench/bench_support.h"
 #include "controller/ftl/ftl.h"
-#include "model/core/config.h"
+#include "model/config/config.h"
 #include "model/core/rng.h"
 
 namespace ssdlab::bench {

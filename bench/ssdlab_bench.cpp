@@ -36,10 +36,10 @@
 #include "bench/bench_support.h"
 #include "bench/bench_table.h"
 #include "controller/ftl/precondition.h"
-#include "model/core/config_loader.h"
+#include "model/config/config_loader.h"
 #include "model/core/rng.h"
 #include "model/sim/scenario_runner.h"
-#include "nand/timeline.h"
+#include "model/time/timeline.h"
 
 #ifndef SSDLAB_BENCH_DRIVES
 #define SSDLAB_BENCH_DRIVES "bench/drives"

@@ -5,7 +5,7 @@
 #include <utility>
 
 #include "host/io_record.h"
-#include "nand/flash_if.h"
+#include "model/time/timeline.h"
 
 namespace ssdlab {
 

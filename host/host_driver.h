@@ -5,10 +5,10 @@
 #include <memory>
 #include <vector>
 
-#include "host/ahci_hba.h"
+#include "host/sata/ahci_hba.h"
 #include "host/workload/job_generator.h"
-#include "model/core/io_stats.h"
-#include "nand/timeline.h"
+#include "model/stats/io_stats.h"
+#include "model/time/timeline.h"
 
 namespace ssdlab {
 

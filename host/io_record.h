@@ -3,7 +3,7 @@
 #pragma once
 
 #include "host/io_request.h"
-#include "model/core/io_stats.h"
+#include "model/stats/io_stats.h"
 
 namespace ssdlab {
 

@@ -3,7 +3,7 @@
 
 #include <cstdint>
 
-#include "controller/sc/sata_if.h"
+#include "model/core/sata_fis.h"
 #include "model/core/types.h"
 
 namespace ssdlab {

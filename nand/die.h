@@ -9,15 +9,16 @@
 
 #include <cstdint>
 
-#include "model/core/config.h"
+#include "model/config/config.h"
 #include "model/core/nand_op.h"
 #include "model/core/ring.h"
 #include "model/core/types.h"
-#include "nand/timeline.h"
+#include "model/time/timeline.h"
 
 namespace ssdlab {
 
-class Channel;
+class Calendar;
+using Channel = Calendar;
 
 struct DieListener {
   virtual void die_done(const NandOp& op) = 0;

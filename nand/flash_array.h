@@ -4,7 +4,7 @@
 #include <memory>
 #include <vector>
 
-#include "model/core/config.h"
+#include "model/config/config.h"
 #include "nand/channel.h"
 #include "nand/die.h"
 #include "nand/flash_if.h"

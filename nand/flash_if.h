@@ -5,7 +5,6 @@
 #include <systemc>
 
 #include "model/core/nand_op.h"
-#include "nand/timeline.h"
 
 namespace ssdlab {
 
@@ -17,8 +16,5 @@ struct FlashIf : virtual sc_core::sc_interface {
 struct FlashCompletionIf : virtual sc_core::sc_interface {
   virtual void flash_done(const NandOp& op) = 0;
 };
-
-inline sc_core::sc_time to_sc_time(std::uint64_t picos) { return sc_core::sc_time::from_value(picos); }
-inline std::uint64_t now_picos() { return Timeline::now(); }
 
 }  // namespace ssdlab

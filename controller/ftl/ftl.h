@@ -12,8 +12,8 @@
 #include "controller/ftl/fifo_order.h"
 #include "controller/ftl/p2l_table.h"
 #include "controller/ftl/victim_index.h"
-#include "model/core/config.h"
-#include "model/core/geometry.h"
+#include "model/config/config.h"
+#include "model/config/geometry.h"
 #include "model/core/nand_op.h"
 
 namespace ssdlab {

@@ -11,14 +11,15 @@
 
 #include "controller/ftl/ftl.h"
 #include "controller/ftl/mapping_cache.h"
+#include "controller/ftl/page_store.h"
 #include "controller/ftl/precondition.h"
 #include "controller/ftl/write_buffer.h"
 #include "controller/sc/sata_if.h"
-#include "model/core/config.h"
+#include "model/config/config.h"
 #include "model/core/ring.h"
 #include "model/core/round_robin_set.h"
+#include "model/time/timeline.h"
 #include "nand/flash_if.h"
-#include "nand/page_store.h"
 
 namespace ssdlab {
 

@@ -4,9 +4,9 @@
 #include <cstdint>
 
 #include "host/workload/io_source.h"
+#include "model/config/scenario.h"
 #include "model/core/permutation.h"
 #include "model/core/rng.h"
-#include "model/core/scenario.h"
 
 namespace ssdlab {
 

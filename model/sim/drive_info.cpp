@@ -5,7 +5,8 @@
 #include <ostream>
 
 #include "controller/sc/sata_if.h"
-#include "model/core/geometry.h"
+#include "host/sata/sata_wire.h"
+#include "model/config/geometry.h"
 #include "model/core/units.h"
 
 namespace ssdlab {

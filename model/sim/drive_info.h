@@ -4,7 +4,7 @@
 
 #include <iosfwd>
 
-#include "model/core/config.h"
+#include "model/config/config.h"
 
 namespace ssdlab {
 

@@ -5,8 +5,8 @@
 #include <cstdlib>
 #include <iostream>
 
-#include "model/core/config_loader.h"
-#include "model/core/drive_memory.h"
+#include "model/config/config_loader.h"
+#include "model/config/drive_memory.h"
 #include "model/sim/drive_info.h"
 #include "model/sim/run_scenario.h"
 #include "model/sim/serve.h"

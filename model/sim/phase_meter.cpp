@@ -7,7 +7,7 @@ void PhaseMeter::begin(const Ssd& ssd) {
   m_controller = ssd.controller.stats();
   m_die_busy.clear();
   for (std::uint32_t d = 0; d < ssd.flash.dies(); ++d) m_die_busy.push_back(ssd.flash.die(d).busy_until_now());
-  m_link_busy = ssd.link.stats().busy_ps;
+  m_link_busy = ssd.link.busy_ps();
   m_start_ps = now_picos();
 }
 
@@ -33,7 +33,7 @@ void PhaseMeter::end(const Ssd& ssd, PhaseResult& r) const {
     for (std::uint32_t d = 0; d < ssd.flash.dies(); ++d)
       busy += double(ssd.flash.die(d).busy_until_now() - m_die_busy[d]);
     r.die_utilisation = busy / double(span) / double(m_die_busy.size());
-    r.link_utilisation = double(ssd.link.stats().busy_ps - m_link_busy) / double(span);
+    r.link_utilisation = double(ssd.link.busy_ps() - m_link_busy) / double(span);
   }
 }
 

@@ -5,10 +5,10 @@
 #include <string>
 #include <vector>
 
-#include "model/core/scenario.h"
+#include "model/config/scenario.h"
 
-#include "model/core/io_stats.h"
 #include "model/core/types.h"
+#include "model/stats/io_stats.h"
 
 namespace ssdlab {
 

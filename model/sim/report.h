@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "model/core/config.h"
-#include "model/core/scenario.h"
+#include "model/config/config.h"
+#include "model/config/scenario.h"
 #include "model/sim/phase_result.h"
 
 namespace ssdlab {

@@ -8,7 +8,7 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "model/core/config_loader.h"
+#include "model/config/config_loader.h"
 #include "model/sim/report.h"
 #include "model/sim/scale.h"
 #include "model/sim/scenario_runner.h"

@@ -5,8 +5,8 @@
 #include <utility>
 #include <vector>
 
-#include "model/core/config.h"
-#include "model/core/scenario.h"
+#include "model/config/config.h"
+#include "model/config/scenario.h"
 #include "model/sim/phase_result.h"
 
 namespace ssdlab {

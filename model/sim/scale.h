@@ -6,8 +6,8 @@
 
 #include <string>
 
-#include "model/core/config.h"
-#include "model/core/scenario.h"
+#include "model/config/config.h"
+#include "model/config/scenario.h"
 
 namespace ssdlab {
 

@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "host/host_driver.h"
-#include "model/core/config.h"
-#include "model/core/scenario.h"
+#include "model/config/config.h"
+#include "model/config/scenario.h"
 #include "model/sim/phase_meter.h"
 #include "model/sim/phase_result.h"
 #include "model/sim/ssd.h"

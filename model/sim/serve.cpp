@@ -13,109 +13,18 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "model/core/config_loader.h"
+#include "host/nbd/serve_bridge.h"
+#include "host/nbd/serve_image.h"
+#include "host/nbd/serve_pacing.h"
+#include "model/config/config_loader.h"
 #include "model/core/units.h"
 #include "model/sim/phase_meter.h"
 #include "model/sim/report.h"
-#include "model/sim/serve_bridge.h"
-#include "model/sim/serve_image.h"
-#include "nand/flash_if.h"
+#include "model/time/timeline.h"
 
 namespace ssdlab {
 
 namespace {
-
-using Nanos = std::chrono::nanoseconds;
-
-// Realtime pacing: simulated time t corresponds to wall-clock time anchor + t. The kernel never
-// runs an event before its wall-clock time, and a request enters the simulation at the
-// simulated time of its arrival, so a completion leaves the kernel when the wall clock reaches
-// its simulated completion time.
-class Pacer {
- public:
-  explicit Pacer(bool realtime) : m_realtime(realtime) {}
-  bool realtime() const { return m_realtime; }
-  void anchor(Picos sim_now) { m_anchor = WallClock::now() - Nanos(sim_now / 1000); }
-  void shift(WallClock::duration d) { m_anchor += d; }  // the world stood still for `d`
-  Picos sim_time_of(WallClock::time_point t) const {
-    if (!m_realtime || t <= m_anchor) return 0;
-    return static_cast<Picos>(std::chrono::duration_cast<Nanos>(t - m_anchor).count()) * 1000;
-  }
-  WallClock::time_point wall_of(Picos sim) const { return m_anchor + Nanos((sim + 999) / 1000); }
-  Picos sim_now_by_wall() const { return sim_time_of(WallClock::now()); }
-
-  // How far behind the wall clock the kernel ran events (it catches up when late).
-  void note_step(Picos event_time) {
-    ++m_steps;
-    const Picos wall = sim_now_by_wall();
-    if (wall <= event_time) return;
-    const Picos lag = wall - event_time;
-    m_max_lag = std::max(m_max_lag, lag);
-    if (lag > 20 * kPicosPerUs) ++m_late_steps;
-  }
-  // How late a completion left the kernel against its simulated time.
-  void note_reply(Picos sim_time) {
-    if (!m_realtime) return;
-    const Picos wall = sim_now_by_wall();
-    const Picos late = wall > sim_time ? wall - sim_time : 0;
-    ++m_replies;
-    m_reply_late_sum += late;
-    m_reply_late_max = std::max(m_reply_late_max, late);
-  }
-  double reply_late_mean() const { return m_replies ? double(m_reply_late_sum) / double(m_replies) : 0.0; }
-  Picos reply_late_max() const { return m_reply_late_max; }
-  std::uint64_t steps() const { return m_steps; }
-  std::uint64_t late_steps() const { return m_late_steps; }
-  Picos max_lag() const { return m_max_lag; }
-
- private:
-  bool m_realtime;
-  WallClock::time_point m_anchor = WallClock::now();
-  std::uint64_t m_steps = 0, m_late_steps = 0;
-  Picos m_max_lag = 0;
-  std::uint64_t m_replies = 0;
-  Picos m_reply_late_sum = 0, m_reply_late_max = 0;
-};
-
-void run_realtime(ServeBridge& bridge, Pacer& pacer, WallClock::duration spin) {
-  while (!bridge.finished()) {
-    if (sc_core::sc_pending_activity_at_current_time()) {
-      sc_core::sc_start(sc_core::SC_ZERO_TIME);  // deltas now, and requests just posted
-      continue;
-    }
-    if (!sc_core::sc_pending_activity_at_future_time()) {
-      // Nothing scheduled. The next request of a client comes soon after a reply: keep the core
-      // awake for `spin` (an idle core wakes tens of microseconds late), then sleep.
-      if (bridge.inbox.wait_until(WallClock::now() + spin, spin)) continue;
-      bridge.inbox.wait();  // nothing scheduled: sleep until a request comes
-      continue;
-    }
-    const Picos now = now_picos();
-    const Picos next = now + sc_core::sc_time_to_pending_activity().value();
-    // While requests are in the drive, the whole wait is spent spinning: a core that slept is
-    // slow to wake, for this thread and for the client's (measured: 20-40 us per request).
-    const WallClock::time_point deadline = pacer.wall_of(next);
-    const WallClock::duration spin_here = bridge.busy() ? deadline - WallClock::now() : spin;
-    if (next > pacer.sim_now_by_wall() && bridge.inbox.wait_until(deadline, spin_here)) {
-      continue;  // a request came first: the kernel takes it (stamped with its arrival time)
-    }
-    pacer.note_step(next);
-    // Up to `next` (its events run on the next turn) or, when the kernel lags, up to the wall
-    // clock: everything already due runs in one go.
-    const Picos target = std::max(next, pacer.sim_now_by_wall());
-    sc_core::sc_start(to_sc_time(target - now));
-  }
-}
-
-void run_unpaced(ServeBridge& bridge) {
-  while (!bridge.finished()) {
-    if (sc_core::sc_pending_activity()) {
-      sc_core::sc_start(sc_core::sc_max_time() - sc_core::sc_time_stamp(), sc_core::SC_EXIT_ON_STARVATION);
-    } else {
-      bridge.inbox.wait();
-    }
-  }
-}
 
 double us(double ps) { return ps / double(kPicosPerUs); }
 
@@ -291,7 +200,7 @@ int run_serve(const ServeOptions& options) {
   hooks.sim_time_of = [&pacer](WallClock::time_point t) { return pacer.sim_time_of(t); };
   hooks.save_image = [&session] { return session.save(); };
   hooks.stats = [&session] { session.stats(); };
-  ServeBridge bridge("serve", ssd, config, !options.image_path.empty(), hooks);
+  ServeBridge bridge("serve", ssd.hba, ssd.controller, config, !options.image_path.empty(), hooks);
   ssd.hba.completion(bridge);
   session.bridge = &bridge;
 

@@ -5,9 +5,9 @@
 #include <algorithm>
 
 #include "controller/sc/device_controller.h"
-#include "host/ahci_hba.h"
-#include "host/sata_link.h"
-#include "model/core/config.h"
+#include "host/sata/ahci_hba.h"
+#include "host/sata/sata_link.h"
+#include "model/config/config.h"
 #include "nand/flash_array.h"
 
 namespace ssdlab {

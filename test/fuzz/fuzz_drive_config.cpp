@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "model/core/config_loader.h"
+#include "model/config/config_loader.h"
 
 namespace {
 

@@ -23,7 +23,7 @@
 #include "controller/ftl/ftl.h"
 #include "controller/ftl/ftl_image.h"
 #include "controller/ftl/precondition.h"
-#include "model/core/config_loader.h"
+#include "model/config/config_loader.h"
 
 namespace {
 

@@ -14,7 +14,7 @@
 #include <functional>
 #include <vector>
 
-#include "host/ahci_hba.h"
+#include "host/sata/ahci_hba.h"
 #include "model/sim/ssd.h"
 #include "timing_support.h"
 

@@ -16,9 +16,9 @@
 #include <vector>
 
 #include "controller/ftl/ftl.h"
+#include "controller/ftl/page_store.h"
+#include "host/nbd/serve_image.h"
 #include "model/core/rng.h"
-#include "model/sim/serve_image.h"
-#include "nand/page_store.h"
 #include "test/unit/image_test_support.h"
 #include "test/unit/test_support.h"
 

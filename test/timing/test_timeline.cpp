@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "model/sim/scenario_runner.h"
-#include "nand/timeline.h"
+#include "model/time/timeline.h"
 #include "timing_support.h"
 
 using namespace ssdlab;

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "model/core/config_loader.h"
+#include "model/config/config_loader.h"
 #include "model/sim/run_scenario.h"
 
 namespace ssdlab::test {

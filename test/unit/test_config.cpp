@@ -4,8 +4,8 @@
 #include <string>
 #include <vector>
 
-#include "model/core/config_loader.h"
-#include "model/core/drive_memory.h"
+#include "model/config/config_loader.h"
+#include "model/config/drive_memory.h"
 
 using namespace ssdlab;
 

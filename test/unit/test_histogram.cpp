@@ -1,7 +1,7 @@
 #include <catch2/catch.hpp>
 
-#include "model/core/histogram.h"
 #include "model/core/rng.h"
+#include "model/stats/histogram.h"
 
 using namespace ssdlab;
 

@@ -5,7 +5,7 @@
 #include <fstream>
 #include <string>
 
-#include "model/core/config_loader.h"
+#include "model/config/config_loader.h"
 
 using namespace ssdlab;
 

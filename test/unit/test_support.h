@@ -8,7 +8,7 @@
 
 #include "controller/ftl/ftl.h"
 #include "controller/ftl/precondition.h"
-#include "model/core/config.h"
+#include "model/config/config.h"
 #include "model/core/rng.h"
 
 namespace ssdlab::test {

@@ -4,14 +4,14 @@
 #pragma once
 
 #include "controller/sc/sata_if.h"
-#include "model/core/config.h"
+#include "model/config/config.h"
 #include "model/core/ring.h"
-#include "nand/timeline.h"
+#include "model/time/calendar.h"
+#include "model/time/timeline.h"
 
 namespace ssdlab {
 
 struct LinkStats {
-  Picos busy_ps = 0;
   std::uint64_t fises = 0, wire_bytes = 0;
 };
 
@@ -25,6 +25,7 @@ class SataLink : public sc_core::sc_module, public SataLinkIf, private TimerClie
   void transmit(const Fis& fis) override;
   Picos wire_time(const Fis& fis) const;
   const LinkStats& stats() const { return m_stats; }
+  Picos busy_ps() const { return m_wire.busy_ps(); }
 
  private:
   void on_timer(std::uint32_t what) override;  // the oldest FIS on the wire is delivered
@@ -33,7 +34,7 @@ class SataLink : public sc_core::sc_module, public SataLinkIf, private TimerClie
   Timeline& m_timeline;
   Timeline::Lane m_lane;  // deliveries come in sending order
   Ring<Fis> m_on_wire;    // sent, not yet delivered, in order
-  Picos m_free_at = 0;
+  Calendar m_wire;        // one FIS on the wire at a time
   LinkStats m_stats;
 };
 

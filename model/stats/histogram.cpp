@@ -1,4 +1,4 @@
-#include "model/core/histogram.h"
+#include "model/stats/histogram.h"
 
 #include <algorithm>
 #include <cmath>

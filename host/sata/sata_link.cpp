@@ -1,6 +1,7 @@
-#include "host/sata_link.h"
+#include "host/sata/sata_link.h"
 
-#include "nand/flash_if.h"
+#include "host/sata/sata_wire.h"
+#include "model/time/timeline.h"
 
 namespace ssdlab {
 
@@ -16,16 +17,14 @@ Picos SataLink::wire_time(const Fis& fis) const { return transfer_picos(fis_wire
 void SataLink::transmit(const Fis& fis) {
   const Picos now = now_picos();
   const Picos t = wire_time(fis);
-  const Picos start = now > m_free_at ? now : m_free_at;
-  m_free_at = start + t;
-  m_stats.busy_ps += t;
+  const Picos delivered = m_wire.reserve(now, t);
   ++m_stats.fises;
   m_stats.wire_bytes += fis_wire_bytes(fis);
   // The HBA writes read data straight into host memory and acts only on Set Device Bits:
   // a data FIS to the host occupies the wire but nothing happens when it lands.
   if (fis.kind == FisKind::kDataToHost) return;
   m_on_wire.push(fis);
-  m_timeline.at(m_lane, m_free_at, *this, 0);
+  m_timeline.at(m_lane, delivered, *this, 0);
 }
 
 void SataLink::on_timer(std::uint32_t) {

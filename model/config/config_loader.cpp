@@ -1,5 +1,5 @@
 // Drive config: YAML -> validated DriveConfig, and back (effective_config_yaml).
-#include "model/core/config_loader.h"
+#include "model/config/config_loader.h"
 
 #include <algorithm>
 #include <cmath>
@@ -8,7 +8,7 @@
 #include <limits>
 #include <sstream>
 
-#include "model/core/config_yaml.h"
+#include "model/config/config_yaml.h"
 #include "model/core/units.h"
 
 namespace ssdlab {

@@ -4,8 +4,8 @@
 #include <filesystem>
 #include <limits>
 
-#include "model/core/config_loader.h"
-#include "model/core/config_yaml.h"
+#include "model/config/config_loader.h"
+#include "model/config/config_yaml.h"
 #include "model/core/units.h"
 
 namespace ssdlab {

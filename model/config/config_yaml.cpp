@@ -1,5 +1,5 @@
 // Strict YAML reading helpers for the config and scenario loaders.
-#include "model/core/config_yaml.h"
+#include "model/config/config_yaml.h"
 
 #include <algorithm>
 #include <cctype>
@@ -16,7 +16,7 @@
 #include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/parser.h>
 
-#include "model/core/config_loader.h"
+#include "model/config/config_loader.h"
 #include "model/core/units.h"
 
 namespace ssdlab::config_detail {

@@ -8,7 +8,7 @@
 #include <memory>
 #include <vector>
 
-#include "model/core/geometry.h"
+#include "model/config/geometry.h"
 
 namespace ssdlab {
 

@@ -126,4 +126,9 @@ class Timeline : public sc_core::sc_module {
   sc_core::sc_event m_wake;
 };
 
+// The drive's clock, for every layer: the running callback's time inside the pump, SystemC's
+// otherwise (Timeline::now).
+inline Picos now_picos() { return Timeline::now(); }
+inline sc_core::sc_time to_sc_time(Picos picos) { return sc_core::sc_time::from_value(picos); }
+
 }  // namespace ssdlab

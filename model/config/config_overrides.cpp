@@ -1,8 +1,8 @@
 // The drive config schema (every key path) and "key.path=value" overrides.
 #include <algorithm>
 
-#include "model/core/config_loader.h"
-#include "model/core/config_yaml.h"
+#include "model/config/config_loader.h"
+#include "model/config/config_yaml.h"
 
 namespace ssdlab::config_detail {
 namespace {

@@ -1,4 +1,4 @@
-#include "nand/timeline.h"
+#include "model/time/timeline.h"
 
 #include <stdexcept>
 

@@ -3,8 +3,8 @@
 
 #include <cstdint>
 
-#include "model/core/histogram.h"
 #include "model/core/types.h"
+#include "model/stats/histogram.h"
 
 namespace ssdlab {
 

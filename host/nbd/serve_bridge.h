@@ -13,11 +13,11 @@
 #include <mutex>
 #include <vector>
 
-#include "host/ahci_hba.h"
+#include "controller/sc/device_controller.h"
 #include "host/nbd/nbd_server.h"
-#include "model/core/histogram.h"
-#include "model/core/io_stats.h"
-#include "model/sim/ssd.h"
+#include "host/sata/ahci_hba.h"
+#include "model/stats/histogram.h"
+#include "model/stats/io_stats.h"
 
 namespace ssdlab {
 
@@ -87,7 +87,8 @@ class ServeBridge : public sc_core::sc_module, public IoCompletionIf {
 
   SC_HAS_PROCESS(ServeBridge);
   // `has_image`: FLUSH and shutdown save an image through hooks.save_image.
-  ServeBridge(sc_core::sc_module_name name, Ssd& ssd, const DriveConfig& config, bool has_image, ServeHooks hooks);
+  ServeBridge(sc_core::sc_module_name name, AhciHba& hba, DeviceController& controller, const DriveConfig& config,
+              bool has_image, ServeHooks hooks);
 
   void io_done(IoRequest* request) override;
 
@@ -119,7 +120,8 @@ class ServeBridge : public sc_core::sc_module, public IoCompletionIf {
   void begin_quiesce();
   void check_quiesce();
 
-  Ssd& m_ssd;
+  AhciHba& m_hba;
+  DeviceController& m_controller;
   std::uint64_t m_max_transfer;
   bool m_has_image;
   ServeHooks m_hooks;

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "model/core/config.h"
-#include "model/core/config_loader.h"
+#include "model/config/config.h"
+#include "model/config/config_loader.h"
 
 namespace ssdlab {
 

@@ -1,10 +1,10 @@
 // Names of config enums and resolution of scenario amounts.
-#include "model/core/config.h"
+#include "model/config/config.h"
 
 #include <cmath>
 #include <limits>
 
-#include "model/core/scenario.h"
+#include "model/config/scenario.h"
 
 namespace ssdlab {
 

@@ -1,8 +1,8 @@
-#include "host/ahci_hba.h"
+#include "host/sata/ahci_hba.h"
 
 #include <stdexcept>
 
-#include "nand/flash_if.h"
+#include "model/time/timeline.h"
 
 namespace ssdlab {
 

@@ -1,4 +1,4 @@
-#include "model/core/drive_memory.h"
+#include "model/config/drive_memory.h"
 
 #include <algorithm>
 #include <cstdio>

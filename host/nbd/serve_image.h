@@ -23,7 +23,7 @@
 #include <vector>
 
 #include "controller/sc/device_controller.h"
-#include "model/core/config.h"
+#include "model/config/config.h"
 
 namespace ssdlab {
 

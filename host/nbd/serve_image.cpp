@@ -1,4 +1,4 @@
-#include "model/sim/serve_image.h"
+#include "host/nbd/serve_image.h"
 
 #include <fcntl.h>
 #include <signal.h>
@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "controller/ftl/ftl_image.h"
-#include "model/core/config_loader.h"
+#include "model/config/config_loader.h"
 
 namespace ssdlab {
 

@@ -3,7 +3,7 @@
 
 #include <cstdint>
 
-#include "model/core/config.h"
+#include "model/config/config.h"
 #include "model/core/types.h"
 
 namespace ssdlab {

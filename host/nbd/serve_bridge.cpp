@@ -1,10 +1,10 @@
-#include "model/sim/serve_bridge.h"
+#include "host/nbd/serve_bridge.h"
 
 #include <algorithm>
 #include <thread>
 
 #include "host/io_record.h"
-#include "nand/flash_if.h"
+#include "model/time/timeline.h"
 
 namespace ssdlab {
 
@@ -53,11 +53,12 @@ void Inbox::update() {
 
 // ---- bridge --------------------------------------------------------------------------------
 
-ServeBridge::ServeBridge(sc_core::sc_module_name name, Ssd& ssd, const DriveConfig& config, bool has_image,
-                         ServeHooks hooks)
+ServeBridge::ServeBridge(sc_core::sc_module_name name, AhciHba& hba, DeviceController& controller,
+                         const DriveConfig& config, bool has_image, ServeHooks hooks)
     : sc_core::sc_module(name),
       inbox("inbox"),
-      m_ssd(ssd),
+      m_hba(hba),
+      m_controller(controller),
       m_max_transfer(config.controller.max_transfer_bytes / kSectorBytes * kSectorBytes),
       m_has_image(has_image),
       m_hooks(std::move(hooks)) {
@@ -68,7 +69,7 @@ ServeBridge::ServeBridge(sc_core::sc_module_name name, Ssd& ssd, const DriveConf
   sensitive << m_release_event;
   dont_initialize();
   SC_METHOD(on_drive_event);
-  sensitive << ssd.controller.quiescent_event();
+  sensitive << controller.quiescent_event();
   dont_initialize();
 }
 
@@ -157,7 +158,7 @@ void ServeBridge::add_part(std::uint32_t slot, AtaCommand command, Lba lba, std:
     m_any_transfer = true;
     m_io.first_issue_ps = r.issued_ps;
   }
-  m_ssd.hba.submit(&r);
+  m_hba.submit(&r);
 }
 
 void ServeBridge::start(nbd::IoPtr io) {
@@ -260,10 +261,10 @@ void ServeBridge::check_quiesce() {
   if (!m_drain_requested) {
     // Everything acknowledged goes to flash; idle-time GC waits.
     m_drain_requested = true;
-    m_ssd.controller.hold_background();
-    m_ssd.controller.request_drain();
+    m_controller.hold_background();
+    m_controller.request_drain();
   }
-  if (!m_ssd.controller.drained()) return;  // quiescent_event brings us back
+  if (!m_controller.drained()) return;  // quiescent_event brings us back
   bool saved = true;
   if (m_has_image && m_dirty) {
     saved = m_hooks.save_image();
