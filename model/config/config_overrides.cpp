@@ -1,31 +1,12 @@
-// The drive config schema (every key path) and "key.path=value" overrides.
+// The drive config schema (from the parameter table, params.h) and "key.path=value" overrides.
 #include <algorithm>
 
 #include "model/config/config_loader.h"
 #include "model/config/config_yaml.h"
+#include "model/config/params.h"
 
 namespace ssdlab::config_detail {
 namespace {
-
-const std::vector<std::string>& schema() {
-  // clang-format off
-  static const std::vector<std::string> paths = {
-      "name", "description",
-      "nand", "nand.channels", "nand.dies_per_channel", "nand.planes_per_die",
-      "nand.blocks_per_plane", "nand.pages_per_block", "nand.page_size", "nand.cell",
-      "nand.t_read", "nand.t_read.lsb", "nand.t_read.csb", "nand.t_read.msb",
-      "nand.t_prog", "nand.t_prog.lsb", "nand.t_prog.csb", "nand.t_prog.msb",
-      "nand.t_erase", "nand.bus_rate", "nand.t_cmd",
-      "controller", "controller.queue_depth", "controller.firmware_cost", "controller.firmware_write_cost", "controller.firmware_gc_cost",
-      "controller.write_buffer", "controller.write_cache", "controller.op",
-      "controller.capacity", "controller.mapping_unit", "controller.max_transfer",
-      "controller.gc", "controller.gc.policy", "controller.gc.free_blocks_low",
-      "controller.gc.free_blocks_high", "controller.gc.idle_delay", "controller.gc.idle_free_blocks",
-      "controller.trim", "controller.mapping_cache",
-      "host", "host.sata", "host.ncq_tags"};
-  // clang-format on
-  return paths;
-}
 
 std::vector<std::string> split_path(const std::string& path) {
   std::vector<std::string> keys;
@@ -134,19 +115,16 @@ std::vector<std::string> page_type_keys(unsigned types) {
   return {"lsb", "csb", "msb"};
 }
 
-std::vector<std::string> drive_keys(const std::string& path) {
-  std::vector<std::string> keys;
-  const std::string prefix = path.empty() ? "" : path + ".";
-  for (const std::string& full : schema()) {
-    if (full.compare(0, prefix.size(), prefix) != 0) continue;
-    const std::string rest = full.substr(prefix.size());
-    if (!rest.empty() && rest.find('.') == std::string::npos) keys.push_back(rest);
-  }
-  return keys;
-}
+std::vector<std::string> drive_keys(const std::string& path) { return param_children(drive_params(), path); }
 
 bool is_drive_key(const std::string& path) {
-  return std::find(schema().begin(), schema().end(), path) != schema().end();
+  if (find_param(drive_params(), path) != nullptr) return true;
+  const std::size_t dot = path.rfind('.');
+  if (dot == std::string::npos) return false;
+  const Param* parent = find_param(drive_params(), path.substr(0, dot));
+  if (parent == nullptr || parent->kind != ParamKind::kPageTimes) return false;
+  const std::vector<std::string> types = page_type_keys(3);
+  return std::find(types.begin(), types.end(), path.substr(dot + 1)) != types.end();
 }
 
 void apply_drive_overrides(YAML::Node& root, const std::vector<std::string>& overrides, YamlSource& src) {

@@ -3,9 +3,11 @@
 #include <cctype>
 #include <filesystem>
 #include <limits>
+#include <stdexcept>
 
 #include "model/config/config_loader.h"
 #include "model/config/config_yaml.h"
+#include "model/config/params_yaml.h"
 #include "model/core/units.h"
 
 namespace ssdlab {
@@ -13,30 +15,34 @@ using namespace config_detail;
 
 namespace {
 
-constexpr std::uint64_t kU64Max = std::numeric_limits<std::uint64_t>::max();
 // Repeat blocks are expanded at load time: a scenario may expand to at most this many phases
 // (counted before anything is built, so memory and time stay bounded).
 constexpr std::uint64_t kMaxPhases = 100000;
 constexpr int kMaxRepeatDepth = 8;
 
-const std::vector<std::string> kScenarioKeys = {"name", "description",     "drive", "overrides",
-                                                "seed", "sample_interval", "phases"};
-// A phase map has an optional name, note and expect, and exactly one action key.
-const std::vector<std::string> kPhaseActions = {"secure_erase", "job",  "fill",   "seqpass",     "trim",
-                                                "idle",         "mark", "repeat", "precondition"};
-const std::vector<std::string> kPhaseKeys = {"name",    "note", "expect", "secure_erase", "job",    "fill",
-                                             "seqpass", "trim", "idle",   "mark",         "repeat", "precondition"};
-const std::vector<std::string> kPreconditionKeys = {"fill", "random", "seed"};
 const std::vector<std::string> kBarePhases = {"secure_erase", "mark"};
-const std::vector<std::string> kExpectMetrics = {"read_mbps", "write_mbps", "mbps",      "iops",
-                                                 "seconds",   "waf",        "latency_us"};
-const std::vector<std::string> kJobKeys = {"rw",         "bs",        "iodepth",    "size",
-                                           "io_size",    "offset",    "blockalign", "runtime",
-                                           "time_based", "rwmixread", "randseed",   "norandommap"};
-const std::vector<std::string> kFillKeys = {"size", "bs", "iodepth", "offset"};
-const std::vector<std::string> kSeqpassKeys = {"rw", "bs", "iodepth"};
-const std::vector<std::string> kTrimKeys = {"offset", "size"};
-const std::vector<std::string> kRepeatKeys = {"count", "phases"};
+
+// The keys allowed under `path` of a scenario ("" = top level, "phases[]" = a phase).
+std::vector<std::string> keys_of(const std::string& path) { return param_children(scenario_params(), path); }
+
+// A phase map has an optional name, note and expect, and exactly one action key.
+const std::vector<std::string>& phase_actions() {
+  static const std::vector<std::string> actions = [] {
+    std::vector<std::string> keys = keys_of("phases[]");
+    keys.erase(std::remove_if(keys.begin(), keys.end(),
+                              [](const std::string& k) { return k == "name" || k == "note" || k == "expect"; }),
+               keys.end());
+    return keys;
+  }();
+  return actions;
+}
+
+// The table entry of a scenario key (the paths named in this file are all in the table).
+const Param& entry(const std::string& path) {
+  const Param* p = find_param(scenario_params(), path);
+  if (p == nullptr) throw std::logic_error("scenario key missing from the parameter table: " + path);
+  return *p;
+}
 
 // Sizes as fio writes them: the project's units plus a bare k/m/g/t suffix (1024-based,
 // any case), so "128k" = 128KiB. "4KB" keeps the project's meaning (4000 bytes).
@@ -88,6 +94,16 @@ class ScenarioParser {
   Amount amount(const YAML::Node& node, const std::string& path);
   RwMode rw_mode(const YAML::Node& node, const std::string& path);
   Picos runtime(const YAML::Node& node, const std::string& path);
+  // An integer-like key (count, duration) read and range checked as its table entry says.
+  std::uint64_t uint_key(const YAML::Node& node, const std::string& table_path, const std::string& path) {
+    return read_param_uint(src_, node, path, entry(table_path));
+  }
+  std::uint64_t default_count(const std::string& table_path) {
+    return uint_key(YAML::Node(entry(table_path).default_text), table_path, table_path);
+  }
+  std::uint64_t default_size(const std::string& table_path) {
+    return job_size(YAML::Node(entry(table_path).default_text), table_path);
+  }
 
   const YamlSource& src_;
 };
@@ -95,7 +111,7 @@ class ScenarioParser {
 ScenarioSpec ScenarioParser::parse(const YAML::Node& root) {
   ScenarioSpec spec;
   spec.path = src_.name();
-  check_map(src_, root, "", kScenarioKeys);
+  check_map(src_, root, "", keys_of(""));
   spec.name = std::filesystem::path(src_.name()).stem().string();
   if (root["name"]) spec.name = get_string(src_, root["name"], "name");
   if (root["description"]) spec.description = get_string(src_, root["description"], "description");
@@ -104,10 +120,9 @@ ScenarioSpec ScenarioParser::parse(const YAML::Node& root) {
   if (drive_text.empty()) src_.fail(drive, "drive", "must name a drive config file");
   spec.drive_path = resolve_drive_path(drive_text, src_.name());
   if (root["overrides"]) parse_overrides(root["overrides"], spec.overrides);
-  if (root["seed"]) spec.seed = get_uint(src_, root["seed"], "seed", 0, kU64Max);
+  if (root["seed"]) spec.seed = uint_key(root["seed"], "seed", "seed");
   if (const YAML::Node interval = root["sample_interval"]) {
-    spec.sample_interval_ps = get_duration(src_, interval, "sample_interval");
-    if (spec.sample_interval_ps == 0) src_.fail(interval, "sample_interval", "must be > 0");
+    spec.sample_interval_ps = uint_key(interval, "sample_interval", "sample_interval");
   }
   const YAML::Node phases = require(src_, root, "", "phases");
   spec.phases.reserve(count_phases(phases, "phases", 0));
@@ -144,7 +159,8 @@ std::uint64_t ScenarioParser::count_phases(const YAML::Node& list, const std::st
 
 // count x the phases of the repeated list (at most kMaxPhases x kMaxPhases: no overflow).
 std::uint64_t ScenarioParser::repeat_count(const YAML::Node& repeat, const std::string& rpath, int depth) {
-  const auto count = get_uint(src_, require(src_, repeat, rpath, "count"), join_path(rpath, "count"), 1, 10000);
+  const auto count =
+      uint_key(require(src_, repeat, rpath, "count"), "phases[].repeat.count", join_path(rpath, "count"));
   if (depth > kMaxRepeatDepth) src_.fail(repeat, rpath, "repeat blocks nest too deep");
   const YAML::Node inner = repeat["phases"];
   return count * (inner ? count_phases(inner, join_path(rpath, "phases"), depth + 1) : 1);
@@ -212,9 +228,9 @@ void ScenarioParser::parse_phase(const YAML::Node& node, const std::string& path
     out.push_back(phase);
     return;
   }
-  check_map(src_, node, path, kPhaseKeys);
+  check_map(src_, node, path, keys_of("phases[]"));
   std::string action;
-  for (const std::string& key : kPhaseActions) {
+  for (const std::string& key : phase_actions()) {
     if (!node[key]) continue;
     if (!action.empty())
       src_.fail(node[key], join_path(path, key), "a phase does one thing: it already has '" + action + "'");
@@ -229,8 +245,9 @@ void ScenarioParser::parse_phase(const YAML::Node& node, const std::string& path
   if (action == "repeat") {
     const YAML::Node repeat = node["repeat"];
     const std::string rpath = join_path(path, "repeat");
-    check_map(src_, repeat, rpath, kRepeatKeys);
-    const auto count = get_uint(src_, require(src_, repeat, rpath, "count"), join_path(rpath, "count"), 1, 10000);
+    check_map(src_, repeat, rpath, keys_of("phases[].repeat"));
+    const auto count =
+        uint_key(require(src_, repeat, rpath, "count"), "phases[].repeat.count", join_path(rpath, "count"));
     if (depth > kMaxRepeatDepth) src_.fail(repeat, rpath, "repeat blocks nest too deep");
     for (std::uint64_t k = 1; k <= count; ++k) {
       const std::string inner = suffix + "#" + std::to_string(k);
@@ -260,29 +277,31 @@ void ScenarioParser::parse_action(const YAML::Node& node, const std::string& act
     // Sequential write of part of the drive: `fill: 100%` or `fill: {size, bs, iodepth, offset}`.
     phase.kind = PhaseKind::kJob;
     phase.job.rw = RwMode::kWrite;
-    phase.job.bs_bytes = 128 * 1024;
-    phase.job.iodepth = 32;
+    phase.job.bs_bytes = default_size("phases[].fill.bs");
+    phase.job.iodepth = static_cast<std::uint32_t>(default_count("phases[].fill.iodepth"));
     if (node.IsScalar()) {
       phase.job.size = amount(node, key("size"));
     } else {
-      check_map(src_, node, path, kFillKeys);
+      check_map(src_, node, path, keys_of("phases[].fill"));
       if (node["size"]) phase.job.size = amount(node["size"], key("size"));
       if (node["offset"]) phase.job.offset = amount(node["offset"], key("offset"));
       if (node["bs"]) phase.job.bs_bytes = job_size(node["bs"], key("bs"));
       if (node["iodepth"])
-        phase.job.iodepth = static_cast<std::uint32_t>(get_uint(src_, node["iodepth"], key("iodepth"), 1, 65536));
+        phase.job.iodepth =
+            static_cast<std::uint32_t>(uint_key(node["iodepth"], "phases[].fill.iodepth", key("iodepth")));
     }
   } else if (action == "seqpass") {
     // One pass over the whole LBA range, like h2benchw: one request at a time by default.
     phase.kind = PhaseKind::kJob;
-    phase.job.bs_bytes = 128 * 1024;
-    phase.job.iodepth = 1;
+    phase.job.bs_bytes = default_size("phases[].seqpass.bs");
+    phase.job.iodepth = static_cast<std::uint32_t>(default_count("phases[].seqpass.iodepth"));
     const YAML::Node rw = node.IsScalar() ? node : require(src_, node, path, "rw");
     if (!node.IsScalar()) {
-      check_map(src_, node, path, kSeqpassKeys);
+      check_map(src_, node, path, keys_of("phases[].seqpass"));
       if (node["bs"]) phase.job.bs_bytes = job_size(node["bs"], key("bs"));
       if (node["iodepth"])
-        phase.job.iodepth = static_cast<std::uint32_t>(get_uint(src_, node["iodepth"], key("iodepth"), 1, 65536));
+        phase.job.iodepth =
+            static_cast<std::uint32_t>(uint_key(node["iodepth"], "phases[].seqpass.iodepth", key("iodepth")));
     }
     phase.job.rw = rw_mode(rw, node.IsScalar() ? path : key("rw"));
     if (phase.job.rw != RwMode::kRead && phase.job.rw != RwMode::kWrite)
@@ -301,7 +320,7 @@ void ScenarioParser::parse_action(const YAML::Node& node, const std::string& act
                       did_you_mean(mode, {"all", "unused"}));
       }
     } else {
-      check_map(src_, node, path, kTrimKeys);
+      check_map(src_, node, path, keys_of("phases[].trim"));
       phase.trim.mode = TrimMode::kRange;
       if (node["offset"]) phase.trim.offset = amount(node["offset"], key("offset"));
       if (node["size"]) phase.trim.size = amount(node["size"], key("size"));
@@ -311,7 +330,7 @@ void ScenarioParser::parse_action(const YAML::Node& node, const std::string& act
     // reached without simulating time.
     phase.kind = PhaseKind::kPrecondition;
     if (!node.IsNull()) {
-      check_map(src_, node, path, kPreconditionKeys);
+      check_map(src_, node, path, keys_of("phases[].precondition"));
       const auto percent = [&](const char* name, double& out) {
         const YAML::Node n = node[name];
         if (!n) return;
@@ -326,7 +345,7 @@ void ScenarioParser::parse_action(const YAML::Node& node, const std::string& act
       percent("random", phase.precondition.random_percent);
       if (phase.precondition.fill_percent > 100) src_.fail(node["fill"], key("fill"), "must be at most 100%");
       if (node["seed"]) {
-        phase.precondition.seed = get_uint(src_, node["seed"], key("seed"), 0, kU64Max);
+        phase.precondition.seed = uint_key(node["seed"], "phases[].precondition.seed", key("seed"));
         phase.precondition.seed_set = true;
       }
     }
@@ -341,7 +360,7 @@ void ScenarioParser::parse_action(const YAML::Node& node, const std::string& act
 
 std::vector<Expectation> ScenarioParser::parse_expect(const YAML::Node& node, const std::string& path) {
   if (!node.IsMap()) src_.fail(node, path, "expected a map like {write_mbps: 25.6}");
-  check_map(src_, node, path, kExpectMetrics);
+  check_map(src_, node, path, keys_of("phases[].expect"));
   std::vector<Expectation> out;
   for (auto it = node.begin(); it != node.end(); ++it) {
     const std::string metric = it->first.Scalar();
@@ -355,7 +374,7 @@ std::vector<Expectation> ScenarioParser::parse_expect(const YAML::Node& node, co
 }
 
 JobSpec ScenarioParser::parse_job(const YAML::Node& node, const std::string& path) {
-  check_map(src_, node, path, kJobKeys);
+  check_map(src_, node, path, keys_of("phases[].job"));
   const auto key = [&](const char* name) { return join_path(path, name); };
   JobSpec job;
   job.rw = rw_mode(require(src_, node, path, "rw"), key("rw"));
@@ -364,7 +383,7 @@ JobSpec ScenarioParser::parse_job(const YAML::Node& node, const std::string& pat
   if (job.bs_bytes == 0 || job.bs_bytes % kSectorBytes != 0)
     src_.fail(bs, key("bs"), "must be a non-zero multiple of 512 bytes, got " + bs.Scalar());
   if (node["iodepth"])
-    job.iodepth = static_cast<std::uint32_t>(get_uint(src_, node["iodepth"], key("iodepth"), 1, 65536));
+    job.iodepth = static_cast<std::uint32_t>(uint_key(node["iodepth"], "phases[].job.iodepth", key("iodepth")));
   if (node["size"]) job.size = amount(node["size"], key("size"));
   if (node["io_size"]) {
     job.io_size = amount(node["io_size"], key("io_size"));
@@ -382,9 +401,9 @@ JobSpec ScenarioParser::parse_job(const YAML::Node& node, const std::string& pat
     job.time_based = tb.IsNull() || (numeric ? tb.Scalar() == "1" : get_bool(src_, tb, key("time_based")));
   }
   if (node["rwmixread"])
-    job.rwmixread = static_cast<std::uint32_t>(get_uint(src_, node["rwmixread"], key("rwmixread"), 0, 100));
+    job.rwmixread = static_cast<std::uint32_t>(uint_key(node["rwmixread"], "phases[].job.rwmixread", key("rwmixread")));
   if (node["randseed"]) {
-    job.randseed = get_uint(src_, node["randseed"], key("randseed"), 0, kU64Max);
+    job.randseed = uint_key(node["randseed"], "phases[].job.randseed", key("randseed"));
     job.randseed_set = true;
   }
   if (const YAML::Node map = node["norandommap"]) {
@@ -432,15 +451,10 @@ RwMode ScenarioParser::rw_mode(const YAML::Node& node, const std::string& path) 
       {"read", RwMode::kRead},           {"write", RwMode::kWrite},   {"randread", RwMode::kRandRead},
       {"randwrite", RwMode::kRandWrite}, {"randrw", RwMode::kRandRw}, {"readwrite", RwMode::kReadWrite},
       {"rw", RwMode::kReadWrite}};
-  const std::string text = lowercase(get_string(src_, node, path));
-  std::vector<std::string> names;
-  for (const auto& [name, mode] : kModes) {
-    if (name == text) return mode;
-    names.push_back(name);
-  }
-  src_.fail(node, path,
-            "expected read, write, randread, randwrite, randrw or readwrite, got '" + node.Scalar() + "'" +
-                did_you_mean(text, names));
+  const std::string name = read_param_choice(src_, node, path, entry("phases[].job.rw"));
+  for (const auto& [spelling, mode] : kModes)
+    if (spelling == name) return mode;
+  throw std::logic_error("rw mode missing from the loader: " + name);
 }
 
 // fio reads a bare number as seconds; units are accepted too.

@@ -1,4 +1,5 @@
-// The ssdlab command line: `ssdlab run SCENARIO`, `ssdlab info CONFIG`, `ssdlab serve --drive CONFIG`.
+// The ssdlab command line: `ssdlab run SCENARIO`, `ssdlab info CONFIG`, `ssdlab serve --drive CONFIG`,
+// `ssdlab params [SECTION]`.
 #include <systemc>
 
 #include <CLI/CLI.hpp>
@@ -7,6 +8,7 @@
 
 #include "model/config/config_loader.h"
 #include "model/config/drive_memory.h"
+#include "model/config/params.h"
 #include "model/sim/drive_info.h"
 #include "model/sim/run_scenario.h"
 #include "model/sim/serve.h"
@@ -71,6 +73,15 @@ int sc_main(int argc, char** argv) {
       ->add_option("--handshake-timeout", serve.handshake_timeout_s, "seconds a client has to finish the NBD handshake")
       ->capture_default_str();
 
+  std::string params_section;
+  bool params_markdown = false;
+  CLI::App* params_cmd = app.add_subcommand(
+      "params", "list every drive config and scenario key with its type, unit, default, range and meaning");
+  params_cmd->add_option("section", params_section,
+                         "only the keys under SECTION: drive, scenario, nand, controller, controller.gc, host, "
+                         "phases.job, ...");
+  params_cmd->add_flag("--markdown", params_markdown, "print the reference as Markdown (docs/config-reference.md)");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -82,6 +93,12 @@ int sc_main(int argc, char** argv) {
       ssdlab::run_scenario(run);
     } else if (*serve_cmd) {
       return ssdlab::run_serve(serve);
+    } else if (*params_cmd) {
+      if (ssdlab::print_params(std::cout, params_section, params_markdown)) return 0;
+      std::string sections;
+      for (const std::string& name : ssdlab::param_sections()) sections += (sections.empty() ? "" : ", ") + name;
+      std::cerr << "ssdlab: params: no keys under '" << params_section << "'; sections: " << sections << "\n";
+      return 2;
     } else if (*info_cmd) {
       ssdlab::print_drive_info(std::cout, ssdlab::load_drive_config(info_path, info_overrides));
     }

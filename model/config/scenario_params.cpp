@@ -1,0 +1,153 @@
+// The scenario keys: the file's top level, a phase ("phases[]") and each phase action.
+#include <limits>
+
+#include "model/config/params.h"
+
+namespace ssdlab {
+namespace {
+
+constexpr std::uint64_t kU64Max = std::numeric_limits<std::uint64_t>::max();
+const std::vector<std::string> kRwModes = {"read", "write", "randread", "randwrite", "randrw", "readwrite"};
+
+void add_top(ParamTable& t) {
+  using K = ParamKind;
+  t.push_back(
+      make_param("name", K::kString, "", "scenario name (results directory)").derived("the file name without .yaml"));
+  t.push_back(make_param("description", K::kString, "", "free text describing the scenario").def(""));
+  t.push_back(
+      make_param("drive", K::kString, "", "drive config file, relative to the scenario file").required().not_empty());
+  t.push_back(make_param("overrides", K::kList, "",
+                         "drive config overrides: a list of key.path=value, or a map key.path: value")
+                  .def(""));
+  t.push_back(
+      make_param("seed", K::kCount, "count", "random seed; jobs and preconditioning derive theirs from it").def("1"));
+  t.push_back(make_param("sample_interval", K::kDuration, "duration", "time between rows of timeseries.csv")
+                  .def("10ms")
+                  .at_least(1));
+  t.push_back(make_param("phases", K::kList, "", "the phases, run in order (at most 100000 after repeats)").required());
+}
+
+void add_phase(ParamTable& t) {
+  using K = ParamKind;
+  const std::string p = "phases[]";
+  t.push_back(
+      make_param(p + ".name", K::kString, "", "phase name in reports").derived("phaseN (N = position)").not_empty());
+  t.push_back(make_param(p + ".note", K::kString, "", "free text shown with the phase").def(""));
+  t.push_back(make_param(p + ".expect", K::kSection, "",
+                         "figures from the source documents, printed beside the simulated ones"));
+  const std::vector<std::pair<std::string, std::string>> metrics = {
+      {"read_mbps", "MB/s"}, {"write_mbps", "MB/s"}, {"mbps", "MB/s"},    {"iops", "IO/s"},
+      {"seconds", "s"},      {"waf", "ratio"},       {"latency_us", "us"}};
+  for (const auto& [metric, unit] : metrics)
+    t.push_back(make_param(p + ".expect." + metric, K::kNumber, unit, "expected " + metric + " of the phase")
+                    .real_range(0.0, std::numeric_limits<double>::infinity(), false)
+                    .def(""));
+  t.push_back(
+      make_param(p + ".secure_erase", K::kFlag, "", "action: ATA security erase (every block erased, LBAs unmapped)")
+          .def("true"));
+  t.push_back(make_param(p + ".job", K::kSection, "", "action: a fio-like job"));
+  t.push_back(
+      make_param(p + ".fill", K::kSection, "", "action: sequential write of part of the drive (or fill: SIZE)"));
+  t.push_back(make_param(p + ".seqpass", K::kSection, "",
+                         "action: one sequential pass over the drive (or seqpass: read|write)"));
+  t.push_back(make_param(p + ".trim", K::kSection, "", "action: TRIM over the SATA path (or trim: all|unused)"));
+  t.push_back(
+      make_param(p + ".idle", K::kSeconds, "duration", "action: simulated time with no host I/O (a bare number: s)")
+          .required()
+          .at_least(1));
+  t.push_back(
+      make_param(p + ".mark", K::kFlag, "", "action: remember which LBAs are written from now on (for trim: unused)")
+          .def("true"));
+  t.push_back(make_param(p + ".repeat", K::kSection, "", "action: run a list of phases several times"));
+  t.push_back(
+      make_param(p + ".precondition", K::kSection, "", "action: fill + random overwrite through the FTL, no timing"));
+}
+
+void add_job(ParamTable& t) {
+  using K = ParamKind;
+  const std::string j = "phases[].job.";
+  t.push_back(make_param(j + "rw", K::kChoice, "", "access pattern (fio's rw; rw = readwrite)")
+                  .required()
+                  .pick(kRwModes)
+                  .alias({"rw"}));
+  t.push_back(
+      make_param(j + "bs", K::kJobSize, "bytes", "block size of each request").required().at_least(1).multiple(512));
+  t.push_back(make_param(j + "iodepth", K::kCount, "count", "requests kept in flight").def("1").range(1, 65536));
+  t.push_back(make_param(j + "size", K::kAmount, "bytes or %", "region [offset, offset + size)")
+                  .def("100%")
+                  .shows("> 0, 0% < N <= 100%"));
+  t.push_back(make_param(j + "io_size", K::kAmount, "bytes or %", "total bytes to transfer")
+                  .derived("size")
+                  .shows("> 0, N > 0%"));
+  t.push_back(
+      make_param(j + "offset", K::kAmount, "bytes or %", "start of the region").def("0").shows("0% <= N < 100%"));
+  t.push_back(
+      make_param(j + "blockalign", K::kJobSize, "bytes", "alignment of random offsets; 0 = bs").def("0").multiple(512));
+  t.push_back(make_param(j + "runtime", K::kSeconds, "duration", "time limit (a bare number: s); 0 = none").def("0"));
+  t.push_back(make_param(j + "time_based", K::kFlag, "", "loop over the region until runtime (0/1 or true/false)")
+                  .def("false"));
+  t.push_back(make_param(j + "rwmixread", K::kCount, "percent", "percent reads for randrw / readwrite")
+                  .def("50")
+                  .range(0, 100));
+  t.push_back(make_param(j + "randseed", K::kCount, "count", "random seed of the job")
+                  .derived("from the scenario seed")
+                  .range(0, kU64Max));
+  t.push_back(make_param(j + "norandommap", K::kFlag, "", "draw random offsets independently (blocks may repeat)")
+                  .def("false"));
+}
+
+void add_actions(ParamTable& t) {
+  using K = ParamKind;
+  const std::string f = "phases[].fill.";
+  t.push_back(
+      make_param(f + "size", K::kAmount, "bytes or %", "region to write").def("100%").shows("> 0, 0% < N <= 100%"));
+  t.push_back(
+      make_param(f + "bs", K::kJobSize, "bytes", "block size of each request").def("128KiB").at_least(1).multiple(512));
+  t.push_back(make_param(f + "iodepth", K::kCount, "count", "requests kept in flight").def("32").range(1, 65536));
+  t.push_back(
+      make_param(f + "offset", K::kAmount, "bytes or %", "start of the region").def("0").shows("0% <= N < 100%"));
+  const std::string s = "phases[].seqpass.";
+  t.push_back(make_param(s + "rw", K::kChoice, "", "direction of the pass").required().pick({"read", "write"}));
+  t.push_back(
+      make_param(s + "bs", K::kJobSize, "bytes", "block size of each request").def("128KiB").at_least(1).multiple(512));
+  t.push_back(make_param(s + "iodepth", K::kCount, "count", "requests kept in flight").def("1").range(1, 65536));
+  const std::string r = "phases[].trim.";
+  t.push_back(make_param(r + "offset", K::kAmount, "bytes or %", "start of the trimmed range")
+                  .def("0")
+                  .shows("0% <= N < 100%"));
+  t.push_back(make_param(r + "size", K::kAmount, "bytes or %", "length of the trimmed range")
+                  .def("100%")
+                  .shows("> 0, 0% < N <= 100%"));
+  const std::string rp = "phases[].repeat.";
+  t.push_back(make_param(rp + "count", K::kCount, "count", "times the phases run").required().range(1, 10000));
+  t.push_back(
+      make_param(rp + "phases", K::kList, "", "the repeated phases (repeat blocks nest at most 8 deep)").required());
+  const std::string pc = "phases[].precondition.";
+  t.push_back(make_param(pc + "fill", K::kPercent, "percent", "sequentially written share of the drive")
+                  .def("100%")
+                  .shows("0%..100%"));
+  t.push_back(make_param(pc + "random", K::kPercent, "percent", "random 4KiB overwrite, share of the drive")
+                  .def("200%")
+                  .shows("0%..10000%"));
+  t.push_back(make_param(pc + "seed", K::kCount, "count", "random seed of the overwrite")
+                  .derived("from the scenario seed")
+                  .range(0, kU64Max));
+}
+
+ParamTable build_scenario_table() {
+  ParamTable t;
+  add_top(t);
+  add_phase(t);
+  add_job(t);
+  add_actions(t);
+  return t;
+}
+
+}  // namespace
+
+const ParamTable& scenario_params() {
+  static const ParamTable table = build_scenario_table();
+  return table;
+}
+
+}  // namespace ssdlab
