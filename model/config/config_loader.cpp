@@ -348,7 +348,7 @@ std::string effective_config_yaml(const DriveConfig& c) {
     if (p.kind == ParamKind::kSection)
       o << "\n";
     else if (p.kind == ParamKind::kPageTimes)
-      o << " " << page_times_yaml(n, p.field.times(const_cast<DriveConfig&>(c))) << "\n";
+      o << " " << page_times_yaml(n, drive_times(p, c)) << "\n";
     else
       o << " " << drive_value_yaml(p, c) << "\n";
   }

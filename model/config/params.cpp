@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <ostream>
 
+#include "model/config/config_yaml.h"
 #include "model/core/units.h"
 
 namespace ssdlab {
@@ -230,6 +231,8 @@ std::vector<std::string> param_sections() {
       if (p.kind == ParamKind::kSection) sections.push_back(p.path);
   return sections;
 }
+
+std::string param_section_hint(const std::string& word) { return config_detail::did_you_mean(word, param_sections()); }
 
 bool print_params(std::ostream& out, const std::string& section, bool markdown) {
   if (markdown && section.empty()) {

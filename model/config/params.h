@@ -137,5 +137,7 @@ std::string param_default_text(const Param& p);
 bool print_params(std::ostream& out, const std::string& section, bool markdown);
 // The section names `ssdlab params` accepts (for its error message).
 std::vector<std::string> param_sections();
+// " (did you mean 'controller'?)" for a section name close to `word`, else "".
+std::string param_section_hint(const std::string& word);
 
 }  // namespace ssdlab

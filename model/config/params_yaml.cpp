@@ -149,6 +149,10 @@ void set_drive_default(const Param& p, DriveConfig& config) {
   read_drive_value(table, YAML::Node(p.default_text), p, config);
 }
 
+const std::array<Picos, 3>& drive_times(const Param& p, const DriveConfig& config) {
+  return member(config, p.field.times);
+}
+
 std::string drive_value_yaml(const Param& p, const DriveConfig& c) {
   const DriveField& f = p.field;
   const auto wide = [&] { return f.u32 != nullptr ? member(c, f.u32) : member(c, f.u64); };

@@ -3,6 +3,7 @@
 // Internal to the loaders, like config_yaml.h.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string>
 
@@ -25,6 +26,8 @@ std::string read_param_string(const YamlSource& src, const YAML::Node& node, con
 void read_drive_value(const YamlSource& src, const YAML::Node& node, const Param& p, DriveConfig& config);
 // Sets the member of an optional entry to the table's default.
 void set_drive_default(const Param& p, DriveConfig& config);
+// The per-page-type times a kPageTimes entry fills.
+const std::array<Picos, 3>& drive_times(const Param& p, const DriveConfig& config);
 // The member of `p` as the effective config writes it (not kPageTimes or kSection).
 std::string drive_value_yaml(const Param& p, const DriveConfig& config);
 // Shortest decimal text that reads back as exactly `value`.

@@ -97,7 +97,8 @@ int sc_main(int argc, char** argv) {
       if (ssdlab::print_params(std::cout, params_section, params_markdown)) return 0;
       std::string sections;
       for (const std::string& name : ssdlab::param_sections()) sections += (sections.empty() ? "" : ", ") + name;
-      std::cerr << "ssdlab: params: no keys under '" << params_section << "'; sections: " << sections << "\n";
+      std::cerr << "ssdlab: params: no keys under '" << params_section << "'"
+                << ssdlab::param_section_hint(params_section) << "; sections: " << sections << "\n";
       return 2;
     } else if (*info_cmd) {
       ssdlab::print_drive_info(std::cout, ssdlab::load_drive_config(info_path, info_overrides));

@@ -220,6 +220,7 @@ TEST_CASE("ssdlab params lists a section with type unit default range and meanin
   std::ostringstream none;
   CHECK_FALSE(print_params(none, "contrller", false));
   CHECK(none.str().empty());
+  CHECK(param_section_hint("contrller") == " (did you mean 'controller'?)");
   // Columns line up: every row has its meaning at the same column as the header's.
   std::istringstream rows(controller);
   std::string header, row;
