@@ -6,7 +6,8 @@ namespace ssdlab {
 
 void Ftl::register_stats(const StatGroup& g) const {
   const FtlStats& s = m_stats;
-  g.counter("host_units_written", s.host_units_written, "units", "mapping units accepted from the host (into the buffer)");
+  g.counter("host_units_written", s.host_units_written, "units",
+            "mapping units accepted from the host (into the buffer)");
   g.counter("host_units_programmed", s.host_units_programmed, "units", "host mapping units programmed to flash");
   g.counter("gc_units_copied", s.gc_units_copied, "units", "valid mapping units relocated by garbage collection");
   g.counter("pad_units", s.pad_units, "units", "padding slots of partially filled page programs");

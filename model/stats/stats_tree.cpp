@@ -100,9 +100,7 @@ std::uint64_t StatsDelta::count(const std::string& name) const {
   return empty() ? 0 : count_at(index_of(name, StatKind::kCounter, StatKind::kBusy));
 }
 
-double StatsDelta::busy_seconds(const std::string& name) const {
-  return double(count(name)) / double(kPicosPerSec);
-}
+double StatsDelta::busy_seconds(const std::string& name) const { return double(count(name)) / double(kPicosPerSec); }
 
 double StatsDelta::busy_fraction(const std::string& name) const {
   return empty() ? 0 : busy_fraction_at(index_of(name, StatKind::kBusy, StatKind::kBusy));
@@ -240,7 +238,8 @@ void StatGroup::ratio(const std::string& name, const std::vector<std::string>& n
       const std::int64_t i = m_tree->m_catalogue->find(child(n));
       const StatKind k = i < 0 ? StatKind::kRatio : m_tree->m_catalogue->defs()[std::size_t(i)].kind;
       if (k != StatKind::kCounter && k != StatKind::kBusy) {
-        throw std::logic_error("ratio " + full + ": " + child(n) + " is not a counter or busy time registered before it");
+        throw std::logic_error("ratio " + full + ": " + child(n) +
+                               " is not a counter or busy time registered before it");
       }
       out.push_back(static_cast<std::uint32_t>(i));
     }

@@ -40,7 +40,8 @@ std::string die_path(std::uint32_t die, std::uint32_t channels, const std::strin
 // Every leaf under `j` (JSON path with indices left out, as the catalogue names it).
 void leaves(const nlohmann::json& j, const std::string& path, std::vector<std::string>& out) {
   if (j.is_object()) {
-    for (auto it = j.begin(); it != j.end(); ++it) leaves(it.value(), path.empty() ? it.key() : path + "." + it.key(), out);
+    for (auto it = j.begin(); it != j.end(); ++it)
+      leaves(it.value(), path.empty() ? it.key() : path + "." + it.key(), out);
   } else if (j.is_array()) {
     for (const nlohmann::json& e : j) leaves(e, path + "[]", out);
   } else {
@@ -75,7 +76,7 @@ TEST_CASE("the statistics tree agrees with itself over a simulated run", "[timin
     channel_expected[d % channels] += (r + p + e) * config.nand.t_cmd_ps + (r + p) * page_bus;
   }
   const std::string ftl = "drive.controller.ftl.", ctl = "drive.controller.";
-  REQUIRE(all.count(ftl + "gc_erases") > 0);  // GC ran
+  REQUIRE(all.count(ftl + "gc_erases") > 0);   // GC ran
   REQUIRE(all.count(ctl + "map_writes") > 0);  // so did the mapping cache
   CHECK(programs == all.count(ftl + "pages_programmed") + all.count(ctl + "map_writes"));
   CHECK(erases == all.count(ftl + "erases"));

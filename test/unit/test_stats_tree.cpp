@@ -20,8 +20,10 @@ struct Part {
     g.counter("hits", hits, "accesses", "accesses that hit");
     g.counter("misses", misses, "accesses", "accesses that missed");
     g.counter("ops", ops, "operations", "operations done");
-    g.busy("busy", [this] { return busy; }, "time in use");
-    g.level("fill", [this] { return fill; }, "units", "units held");
+    g.busy(
+        "busy", [this] { return busy; }, "time in use");
+    g.level(
+        "fill", [this] { return fill; }, "units", "units held");
     g.ratio("hit_rate", {"hits"}, {"hits", "misses"}, "share of accesses that hit");
   }
 };
