@@ -134,7 +134,7 @@ Json phase_json(const Phase& p) {
   j["sim_s"] = r.io_seconds();
   j["sim_iops"] = r.iops();
   j["waf"] = r.waf();
-  j["gc_erases"] = r.gc_erases;
+  j["gc_erases"] = r.gc_erases();
   return j;
 }
 

@@ -20,4 +20,25 @@ bool FlashArray::idle() const {
   return true;
 }
 
+void FlashArray::register_stats(const StatGroup& nand) const {
+  const std::uint32_t channels = m_config.channels;
+  for (std::uint32_t d = 0; d < m_die_count; ++d) {
+    const Die& die = m_dies[d];
+    const StatGroup g = nand.group("channel", d % channels).group("die", d / channels);
+    g.counter("reads", die.stats().reads, "operations", "page reads executed (host, GC, RMW and mapping-table reads)");
+    g.counter("programs", die.stats().programs, "operations",
+              "page programs executed (host, GC and mapping-table pages)");
+    g.counter("erases", die.stats().erases, "operations", "block erases executed");
+    g.busy(
+        "busy", [&die] { return die.busy_until_now(); },
+        "time the die had an operation in progress (waiting for its bus included)");
+  }
+  for (std::uint32_t c = 0; c < channels; ++c) {
+    const Channel& ch = m_channels[c];
+    nand.group("channel", c)
+        .busy(
+            "busy", [&ch] { return ch.busy_until(now_picos()); }, "time the channel bus carried commands or data");
+  }
+}
+
 }  // namespace ssdlab

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "model/config/config.h"
+#include "model/stats/stats_tree.h"
 #include "nand/channel.h"
 #include "nand/die.h"
 #include "nand/flash_if.h"
@@ -25,6 +26,9 @@ class FlashArray : public sc_core::sc_module, public FlashIf, private DieListene
   std::uint32_t channels() const { return static_cast<std::uint32_t>(m_channels.size()); }
   std::size_t queued(std::uint32_t d) const { return m_dies[d].queued(); }
   bool idle() const;
+  // Per die (channel[c].die[k] is die k * channels + c): reads, programs, erases, busy time;
+  // per channel: bus busy time. Dies are registered in die order.
+  void register_stats(const StatGroup& nand) const;
 
  private:
   void end_of_elaboration() override { m_completion = completion.operator->(); }

@@ -65,6 +65,7 @@ class Ftl {
   void set_listener(FtlListener* listener) { m_listener = listener; }
   std::uint32_t user_units() const { return static_cast<std::uint32_t>(m_l2p.size()); }
   const FtlStats& stats() const { return m_stats; }
+  void register_stats(const class StatGroup& group) const;  // ftl_stats.cpp
 
   std::uint32_t lookup(Lpn lpn) const { return m_l2p[lpn]; }
   // Starts loading lpn's mapping entry into the cache, for a lookup a little later: on a large

@@ -47,6 +47,7 @@ class MappingCache {
   std::uint64_t hits() const { return m_hits; }
   std::uint64_t misses() const { return m_misses; }
   std::uint64_t write_backs() const { return m_write_backs; }
+  void register_stats(const class StatGroup& group) const;  // mapping_cache_stats.cpp
 
  private:
   static constexpr std::uint8_t kCached = 1, kDirty = 2;

@@ -89,6 +89,7 @@ class DeviceController : public sc_core::sc_module,
   const WriteBuffer& buffer() const { return m_buffer; }
   const MappingCache& mapping_cache() const { return m_map_cache; }
   const ControllerStats& stats() const { return m_stats; }
+  void register_stats(const class StatGroup& group) const;  // controller_stats.cpp
   std::uint64_t user_sectors() const { return m_user_sectors; }
   const PageStore* page_store() const { return m_store.get(); }
   PageStore* page_store() { return m_store.get(); }

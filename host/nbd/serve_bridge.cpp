@@ -289,4 +289,15 @@ void ServeBridge::check_quiesce() {
   }
 }
 
+void ServeBridge::register_stats(const StatGroup& nbd) const {
+  for (std::size_t k = 0; k < NbdStats::kKinds; ++k) {
+    const StatGroup g = nbd.group(nbd::to_string(static_cast<nbd::IoKind>(k)));
+    g.counter("requests", m_nbd.requests[k], "requests", "NBD requests of this kind answered");
+    g.counter("bytes", m_nbd.bytes[k], "bytes", "bytes these requests carried or covered");
+    g.counter("errors", m_nbd.errors[k], "requests", "requests of this kind answered with an error");
+  }
+  nbd.counter("image_saves", m_nbd.image_saves, "saves", "drive images saved");
+  nbd.counter("image_save_failures", m_nbd.image_save_failures, "saves", "drive image saves that failed");
+}
+
 }  // namespace ssdlab

@@ -18,6 +18,7 @@
 #include "host/sata/ahci_hba.h"
 #include "model/stats/histogram.h"
 #include "model/stats/io_stats.h"
+#include "model/stats/stats_tree.h"
 
 namespace ssdlab {
 
@@ -98,6 +99,8 @@ class ServeBridge : public sc_core::sc_module, public IoCompletionIf {
   bool busy() const { return m_in_flight > 0 || !m_release.empty(); }
   const IoStats& io_stats() const { return m_io; }  // per ATA command, as `ssdlab run` counts
   const NbdStats& nbd_stats() const { return m_nbd; }
+  // NBD requests, bytes and errors per request kind, image saves.
+  void register_stats(const StatGroup& nbd) const;
 
  private:
   struct Active {

@@ -27,6 +27,13 @@ void SataLink::transmit(const Fis& fis) {
   m_timeline.at(m_lane, delivered, *this, 0);
 }
 
+void SataLink::register_stats(const StatGroup& link) const {
+  link.counter("fises", m_stats.fises, "FISes", "frame information structures sent, both directions");
+  link.counter("wire_bytes", m_stats.wire_bytes, "bytes", "bytes on the wire, both directions, FIS framing included");
+  link.busy(
+      "busy", [this] { return m_wire.busy_until(now_picos()); }, "time a FIS was on the wire");
+}
+
 void SataLink::on_timer(std::uint32_t) {
   const Fis done = m_on_wire.pop();
   if (done.kind == FisKind::kCommand || done.kind == FisKind::kDataToDevice) {

@@ -6,6 +6,7 @@
 #include "controller/sc/sata_if.h"
 #include "model/config/config.h"
 #include "model/core/ring.h"
+#include "model/stats/stats_tree.h"
 #include "model/time/calendar.h"
 #include "model/time/timeline.h"
 
@@ -26,6 +27,8 @@ class SataLink : public sc_core::sc_module, public SataLinkIf, private TimerClie
   Picos wire_time(const Fis& fis) const;
   const LinkStats& stats() const { return m_stats; }
   Picos busy_ps() const { return m_wire.busy_ps(); }
+  // FIS count, wire bytes (8b/10b framing included) and busy time up to now.
+  void register_stats(const StatGroup& link) const;
 
  private:
   void on_timer(std::uint32_t what) override;  // the oldest FIS on the wire is delivered

@@ -4,6 +4,10 @@
 
 namespace ssdlab {
 
+double PhaseResult::link_utilisation() const {
+  return stats.empty() || stats.span_ps() == 0 ? 0.0 : stats.busy_fraction(stat_path::kLinkBusy);
+}
+
 double PhaseResult::metric(const std::string& name) const {
   if (name == "read_mbps") return read_mbps();
   if (name == "write_mbps") return write_mbps();

@@ -5,6 +5,8 @@
 #include <ostream>
 #include <sstream>
 
+#include "model/stats/stats_json.h"
+
 namespace ssdlab {
 
 namespace {
@@ -47,20 +49,21 @@ nlohmann::json phase_json(const PhaseResult& r) {
   } else {
     j["waf"] = nullptr;
   }
-  j["host_units_written"] = r.host_units_written;
-  j["nand_units_programmed"] = r.nand_units_programmed;
-  j["gc_erases"] = r.gc_erases;
-  j["gc_units_copied"] = r.gc_units_copied;
-  j["erases"] = r.erases;
-  j["rmw_reads"] = r.rmw_reads;
-  j["buffer_waits"] = r.buffer_waits;
-  j["map_reads"] = r.map_reads;
-  j["map_writes"] = r.map_writes;
-  j["background_gc_ops"] = r.background_gc_ops;
-  j["free_blocks_end"] = r.free_blocks_end;
-  j["die_utilisation"] = r.die_utilisation;
-  j["link_utilisation"] = r.link_utilisation;
+  j["host_units_written"] = r.host_units_written();
+  j["nand_units_programmed"] = r.nand_units_programmed();
+  j["gc_erases"] = r.gc_erases();
+  j["gc_units_copied"] = r.gc_units_copied();
+  j["erases"] = r.erases();
+  j["rmw_reads"] = r.rmw_reads();
+  j["buffer_waits"] = r.buffer_waits();
+  j["map_reads"] = r.map_reads();
+  j["map_writes"] = r.map_writes();
+  j["background_gc_ops"] = r.background_gc_ops();
+  j["free_blocks_end"] = r.free_blocks_end();
+  j["die_utilisation"] = r.die_utilisation();
+  j["link_utilisation"] = r.link_utilisation();
   j["trims"] = r.io.trims;
+  j["stats"] = stats_tree_json(r.stats);
   if (!r.expect.empty()) {
     nlohmann::json expect = nlohmann::json::array();
     for (const Expectation& e : r.expect) {
@@ -85,12 +88,17 @@ std::string summary_json(const ScenarioSpec& scenario, const DriveConfig& config
   nlohmann::json phases = nlohmann::json::array();
   for (const PhaseResult& r : results) phases.push_back(phase_json(r));
   j["phases"] = phases;
+  for (const PhaseResult& r : results) {
+    if (r.stats.empty()) continue;
+    j["stats"] = {{"catalogue", stats_catalogue_json(r.stats.catalogue())}};
+    break;
+  }
   return j.dump(2) + "\n";
 }
 
 std::string timeseries_csv(const std::vector<Sample>& samples) {
   std::ostringstream out;
-  out << "time_s,phase,read_mbps,write_mbps,iops,free_blocks,waf\n";
+  out << "time_s,phase,read_mbps,write_mbps,iops,free_blocks,waf,gc_erases,map_hit_rate,buffer_dirty_units,die_busy\n";
   char line[256];
   for (const Sample& s : samples) {
     std::snprintf(line, sizeof line, "%.6f,%u,%.3f,%.3f,%.1f,%llu,", s.time_s, s.phase, s.read_mbps, s.write_mbps,
@@ -100,7 +108,14 @@ std::string timeseries_csv(const std::vector<Sample>& samples) {
       std::snprintf(line, sizeof line, "%.4f", s.waf);
       out << line;
     }
-    out << "\n";
+    std::snprintf(line, sizeof line, ",%llu,", static_cast<unsigned long long>(s.gc_erases));
+    out << line;
+    if (s.map_hit_rate >= 0) {
+      std::snprintf(line, sizeof line, "%.4f", s.map_hit_rate);
+      out << line;
+    }
+    std::snprintf(line, sizeof line, ",%llu,%.4f\n", static_cast<unsigned long long>(s.buffer_dirty_units), s.die_busy);
+    out << line;
   }
   return out.str();
 }
@@ -112,7 +127,7 @@ void print_phase_line(std::ostream& out, const PhaseResult& r) {
   std::snprintf(line, sizeof line, "%-18s %9.3f %9.1f %9.1f %10.0f %9.1f %9.1f %9.1f %6s %8llu %7.2f\n", r.name.c_str(),
                 r.seconds(), r.read_mbps(), r.write_mbps(), r.iops(), us(r.io.latency_ps.mean()),
                 us(double(r.io.latency_ps.quantile(0.99))), us(double(r.io.latency_ps.max())), waf,
-                static_cast<unsigned long long>(r.gc_erases), r.wall_seconds);
+                static_cast<unsigned long long>(r.gc_erases()), r.wall_seconds);
   out << line;
 }
 

@@ -17,6 +17,11 @@ ScenarioRunner::ScenarioRunner(sc_core::sc_module_name name, const ScenarioSpec&
       m_config(config) {
   driver.hba(ssd.hba);
   ssd.hba.completion(driver);
+  const HostCounters& c = driver.counters();
+  const StatGroup host = ssd.stats.group("host");
+  host.counter("ios", c.ios, "requests", "host requests completed (reads, writes, trims, flushes)");
+  host.counter("read_bytes", c.read_bytes, "bytes", "bytes the host read");
+  host.counter("write_bytes", c.write_bytes, "bytes", "bytes the host wrote");
   SC_THREAD(run);
   SC_METHOD(on_sample);
   sensitive << m_sample_event;
@@ -136,7 +141,7 @@ void ScenarioRunner::run_phase(const PhaseSpec& phase, std::size_t index) {
 
 void ScenarioRunner::run() {
   m_sampling = true;
-  m_last_sample_ps = now_picos();
+  m_last_sample = ssd.stats.snapshot(now_picos());
   m_sample_event.notify(to_sc_time(m_scenario.sample_interval_ps));
   try {
     for (std::size_t i = 0; i < m_scenario.phases.size(); ++i) run_phase(m_scenario.phases[i], i);
@@ -153,26 +158,31 @@ void ScenarioRunner::run() {
 
 void ScenarioRunner::on_sample() {
   if (!m_sampling) return;
-  const Picos now = now_picos();
-  const double dt = double(now - m_last_sample_ps) / double(kPicosPerSec);
-  const HostCounters& c = driver.counters();
-  const FtlStats& f = ssd.controller.ftl().stats();
+  const StatsSnapshot snap = ssd.stats.snapshot(now_picos());
+  const StatsDelta d = ssd.stats.diff(m_last_sample, snap);
+  const double dt = double(d.span_ps()) / double(kPicosPerSec);
+  const std::uint64_t ios = d.count("host.ios");
   Sample s;
-  s.time_s = double(now) / double(kPicosPerSec);
+  s.time_s = double(snap.time_ps) / double(kPicosPerSec);
   s.phase = m_current_phase;
   if (dt > 0) {
-    s.read_mbps = double(c.read_bytes - m_last_counters.read_bytes) / dt / 1e6;
-    s.write_mbps = double(c.write_bytes - m_last_counters.write_bytes) / dt / 1e6;
-    s.iops = double(c.ios - m_last_counters.ios) / dt;
+    s.read_mbps = double(d.count("host.read_bytes")) / dt / 1e6;
+    s.write_mbps = double(d.count("host.write_bytes")) / dt / 1e6;
+    s.iops = double(ios) / dt;
   }
-  s.free_blocks = ssd.controller.ftl().free_blocks_total();
-  const std::uint64_t host = f.host_units_written - m_last_ftl.host_units_written;
-  if (host) s.waf = double(f.nand_units_programmed() - m_last_ftl.nand_units_programmed()) / double(host);
+  s.free_blocks = static_cast<std::uint64_t>(d.level(stat_path::kFtl + "free_blocks"));
+  const std::uint64_t host = d.count(stat_path::kFtl + "host_units_written");
+  if (host) s.waf = double(d.count(stat_path::kFtl + "nand_units_programmed")) / double(host);
+  s.gc_erases = d.count(stat_path::kFtl + "gc_erases");
+  const double hit_rate = d.value("drive.controller.mapping_cache.hit_rate");
+  if (hit_rate >= 0) s.map_hit_rate = hit_rate;  // NaN: no access
+  s.buffer_dirty_units = static_cast<std::uint64_t>(d.level("drive.controller.buffer.dirty_units"));
+  s.die_busy = d.mean_busy_fraction(stat_path::kDieBusy);
   m_samples.push_back(s);
   // A job whose requests stop completing for a long simulated time means a stalled drive
   // (a firmware bug): report it instead of sampling forever.
-  if (driver.running() && c.ios == m_last_counters.ios) {
-    m_stalled_ps += now - m_last_sample_ps;
+  if (driver.running() && ios == 0) {
+    m_stalled_ps += d.span_ps();
     if (m_stalled_ps > kStallLimitPs) {
       m_error = m_scenario.path + ": phase '" + m_scenario.phases[m_current_phase].name +
                 "': the drive completed no request for " + std::to_string(kStallLimitPs / kPicosPerSec) +
@@ -184,9 +194,7 @@ void ScenarioRunner::on_sample() {
   } else {
     m_stalled_ps = 0;
   }
-  m_last_counters = c;
-  m_last_ftl = f;
-  m_last_sample_ps = now;
+  m_last_sample = snap;
   m_sample_event.notify(to_sc_time(m_scenario.sample_interval_ps));
 }
 

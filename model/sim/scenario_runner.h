@@ -49,9 +49,7 @@ class ScenarioRunner : public sc_core::sc_module {
   sc_core::sc_event m_sample_event;
   bool m_sampling = false;
   std::uint32_t m_current_phase = 0;
-  HostCounters m_last_counters;
-  FtlStats m_last_ftl;
-  Picos m_last_sample_ps = 0;
+  StatsSnapshot m_last_sample;
   Picos m_stalled_ps = 0;
   static constexpr Picos kStallLimitPs = 3600 * kPicosPerSec;
 };

@@ -203,6 +203,7 @@ int run_serve(const ServeOptions& options) {
   ServeBridge bridge("serve", ssd.hba, ssd.controller, config, !options.image_path.empty(), hooks);
   ssd.hba.completion(bridge);
   session.bridge = &bridge;
+  bridge.register_stats(ssd.stats.group("nbd"));
 
   if (!options.image_path.empty()) {
     std::vector<std::string> removed;

@@ -1,5 +1,8 @@
 // The whole drive plus its host port: flash array, controller, SATA link and AHCI HBA,
 // bound together. The host side (a HostDriver or the NBD front end) binds hba.completion.
+// `stats` is the drive's statistics tree (model/stats/stats_tree.h): every part registers its
+// statistics under "drive" here; the host side may add groups of its own before the first
+// snapshot.
 #pragma once
 
 #include <algorithm>
@@ -8,6 +11,7 @@
 #include "host/sata/ahci_hba.h"
 #include "host/sata/sata_link.h"
 #include "model/config/config.h"
+#include "model/stats/stats_tree.h"
 #include "nand/flash_array.h"
 
 namespace ssdlab {
@@ -19,6 +23,7 @@ class Ssd : public sc_core::sc_module {
   DeviceController controller;
   SataLink link;
   AhciHba hba;
+  StatsTree stats;
 
   // `keep_data`: carry real bytes through buffer and flash (the NBD server does).
   Ssd(sc_core::sc_module_name name, const DriveConfig& config, bool keep_data = false)
@@ -34,6 +39,10 @@ class Ssd : public sc_core::sc_module {
     link.device(controller);
     link.host(hba);
     hba.link(link);
+    const StatGroup drive = stats.group("drive");
+    flash.register_stats(drive.group("nand"));
+    controller.register_stats(drive.group("controller"));
+    link.register_stats(drive.group("link"));
   }
 };
 

@@ -21,6 +21,9 @@ class Calendar {
   Picos free_at() const { return m_free_at; }
   // Total time booked so far (busy time, including bookings that end in the future).
   Picos busy_ps() const { return m_busy_ps; }
+  // Busy time up to `now`: what is booked after now is booked without a gap (a request made
+  // while the resource is booked starts when it frees), so it is free_at - now.
+  Picos busy_until(Picos now) const { return m_busy_ps - (m_free_at > now ? m_free_at - now : 0); }
 
  private:
   Picos m_free_at = 0;

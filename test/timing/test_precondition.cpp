@@ -94,20 +94,20 @@ TEST_CASE("fast preconditioning leaves a limited mapping cache as the simulated 
   // The translation-page traffic of the writes is the fill's, counted there and nowhere else.
   const std::vector<PhaseResult>& s = slow.results();
   const std::vector<PhaseResult>& q = quick.results();
-  REQUIRE(s[1].map_writes + s[2].map_writes > 0);
-  CHECK(q[1].map_reads == s[1].map_reads + s[2].map_reads);
-  CHECK(q[1].map_writes == s[1].map_writes + s[2].map_writes);
+  REQUIRE(s[1].map_writes() + s[2].map_writes() > 0);
+  CHECK(q[1].map_reads() == s[1].map_reads() + s[2].map_reads());
+  CHECK(q[1].map_writes() == s[1].map_writes() + s[2].map_writes());
   CHECK(q[1].seconds() == 0.0);
   // The reads after it: every LPN once, the same cache traffic, much the same time.
   const PhaseResult& slow_read = s[3];
   const PhaseResult& fast_read = q[2];
   CHECK(fast_read.io.reads == slow_read.io.reads);
-  REQUIRE(slow_read.map_reads > slow_read.io.reads / 2);  // the small cache is felt
-  CHECK(fast_read.map_reads == slow_read.map_reads);
-  CHECK(fast_read.map_writes == slow_read.map_writes);
+  REQUIRE(slow_read.map_reads() > slow_read.io.reads / 2);  // the small cache is felt
+  CHECK(fast_read.map_reads() == slow_read.map_reads());
+  CHECK(fast_read.map_writes() == slow_read.map_writes());
   CHECK(fast_read.seconds() == Approx(slow_read.seconds()).epsilon(0.05));
   CHECK(fast_read.io.latency_ps.mean() == Approx(slow_read.io.latency_ps.mean()).epsilon(0.05));
-  CHECK(fast_read.die_utilisation == Approx(slow_read.die_utilisation).epsilon(0.05));
+  CHECK(fast_read.die_utilisation() == Approx(slow_read.die_utilisation()).epsilon(0.05));
 }
 
 TEST_CASE("a timed read phase after fast preconditioning through a small mapping cache runs for its runtime",
@@ -117,13 +117,13 @@ TEST_CASE("a timed read phase after fast preconditioning through a small mapping
       drive_from_yaml(drive_yaml("2", "2", "64", "50us", "100MB/s", "3Gbps", "0.2", "  mapping_cache: 8KiB\n"));
   const Picos runtime = 200 * kPicosPerSec / 1000;
   const auto [slow_read, fast_read] = after_both_preconditions(config, 200, 3, random_reads(runtime));
-  REQUIRE(slow_read.map_reads > slow_read.io.reads / 2);  // the small cache is felt
+  REQUIRE(slow_read.map_reads() > slow_read.io.reads / 2);  // the small cache is felt
   // Nothing left queued by the fast path: the phase ends with its runtime (the last requests
   // in flight complete after it) and does runtime x IOPS reads, as after simulated writes.
   CHECK(fast_read.seconds() < 1.1 * double(runtime) / double(kPicosPerSec));
   CHECK(double(fast_read.io.reads) == Approx(double(slow_read.io.reads)).epsilon(0.1));
   CHECK(fast_read.io.latency_ps.mean() == Approx(slow_read.io.latency_ps.mean()).epsilon(0.1));
-  CHECK(double(fast_read.map_reads) == Approx(double(slow_read.map_reads)).epsilon(0.1));
-  CHECK(fast_read.map_writes <= config.controller.mapping_cache_bytes / config.nand.page_size_bytes);
-  CHECK(fast_read.die_utilisation == Approx(slow_read.die_utilisation).epsilon(0.1));
+  CHECK(double(fast_read.map_reads()) == Approx(double(slow_read.map_reads())).epsilon(0.1));
+  CHECK(fast_read.map_writes() <= config.controller.mapping_cache_bytes / config.nand.page_size_bytes);
+  CHECK(fast_read.die_utilisation() == Approx(slow_read.die_utilisation()).epsilon(0.1));
 }

@@ -40,11 +40,11 @@ TEST_CASE("steady-state random writes are several times slower than fresh, and W
   const PhaseResult& steady7 = run7.results()[4];
   const PhaseResult& steady28 = run28.results()[4];
   CAPTURE(fresh7.iops(), steady7.iops(), steady28.iops(), fresh7.waf(), steady7.waf(), steady28.waf());
-  CHECK(fresh7.gc_erases == 0);
-  CHECK(fresh7.gc_units_copied == 0);
+  CHECK(fresh7.gc_erases() == 0);
+  CHECK(fresh7.gc_units_copied() == 0);
   CHECK(fresh7.waf() <= 1.0);  // below 1 when an LBA is rewritten while still in the buffer
   CHECK(fresh7.iops() > 3 * steady7.iops());
-  CHECK(steady7.gc_units_copied > 0);
+  CHECK(steady7.gc_units_copied() > 0);
   CHECK(steady7.waf() > 1.5 * steady28.waf());
   CHECK(steady28.waf() > 1.0);
   CHECK(steady28.iops() > steady7.iops());

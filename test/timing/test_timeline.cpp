@@ -155,11 +155,11 @@ TEST_CASE("timeline: a scenario gives the same results whether the pump runs ahe
     CHECK(x.io.ios() == y.io.ios());
     CHECK(x.io.latency_ps.mean() == y.io.latency_ps.mean());
     CHECK(x.io.latency_ps.max() == y.io.latency_ps.max());
-    CHECK(x.nand_units_programmed == y.nand_units_programmed);
-    CHECK(x.gc_units_copied == y.gc_units_copied);
-    CHECK(x.erases == y.erases);
-    CHECK(x.background_gc_ops == y.background_gc_ops);
-    CHECK(x.free_blocks_end == y.free_blocks_end);
+    CHECK(x.nand_units_programmed() == y.nand_units_programmed());
+    CHECK(x.gc_units_copied() == y.gc_units_copied());
+    CHECK(x.erases() == y.erases());
+    CHECK(x.background_gc_ops() == y.background_gc_ops());
+    CHECK(x.free_blocks_end() == y.free_blocks_end());
   }
   // The same callbacks; running ahead needs far fewer SystemC activations.
   CAPTURE(ahead.ssd.timeline.activations(), step.ssd.timeline.activations());

@@ -38,7 +38,7 @@ TEST_CASE("one 4 KiB read on an idle drive takes link + firmware + tR + bus tran
   CHECK(read.io.latency_ps.min() == expected);
   // The write was acknowledged from the buffer: no flash time in its latency.
   CHECK(write.io.latency_ps.max() == command_fis + firmware + data_in + completion);
-  CHECK(write.nand_units_programmed == 1);  // ...but it reached flash when the host went idle
+  CHECK(write.nand_units_programmed() == 1);  // ...but it reached flash when the host went idle
 }
 
 TEST_CASE("QD32 random reads beat QD1 by about the number of dies when dies are the limit", "[timing]") {
@@ -56,8 +56,8 @@ TEST_CASE("QD32 random reads beat QD1 by about the number of dies when dies are 
   CAPTURE(qd1, qd32, ratio, dies);
   CHECK(ratio > 0.8 * dies);
   CHECK(ratio < 1.15 * dies);
-  CHECK(outcome.results[3].die_utilisation > 0.85);
-  CHECK(outcome.results[3].link_utilisation < 0.5);
+  CHECK(outcome.results[3].die_utilisation() > 0.85);
+  CHECK(outcome.results[3].link_utilisation() < 0.5);
   CHECK(outcome.results[3].io.reordered > 0);  // NCQ: completions overtake each other
   CHECK(outcome.results[2].io.reordered == 0);
 }
@@ -75,7 +75,7 @@ TEST_CASE("sequential reads stop at the link ceiling when dies are plentiful", "
   CAPTURE(mbps, ceilings.link_read_mbps);
   CHECK(mbps <= ceilings.link_read_mbps * 1.001);
   CHECK(mbps > ceilings.link_read_mbps * 0.97);
-  CHECK(outcome.results[2].link_utilisation > 0.97);
+  CHECK(outcome.results[2].link_utilisation() > 0.97);
 }
 
 TEST_CASE("a faster SATA generation lifts the sequential read ceiling", "[timing]") {
@@ -108,12 +108,12 @@ TEST_CASE("a mapping cache smaller than the table makes random reads pay transla
   const PhaseResult& rand_whole = a.results()[2];
   const PhaseResult& rand_cached = b.results()[2];
   const PhaseResult& seq_cached = b.results()[3];
-  CAPTURE(rand_whole.io.latency_ps.mean(), rand_cached.io.latency_ps.mean(), rand_cached.map_reads);
-  CHECK(rand_whole.map_reads == 0);
-  CHECK(rand_cached.map_reads > rand_cached.io.reads / 2);  // most random reads miss
+  CAPTURE(rand_whole.io.latency_ps.mean(), rand_cached.io.latency_ps.mean(), rand_cached.map_reads());
+  CHECK(rand_whole.map_reads() == 0);
+  CHECK(rand_cached.map_reads() > rand_cached.io.reads / 2);  // most random reads miss
   // A miss costs one more flash read (tR + transfer) before the data read.
   CHECK(rand_cached.io.latency_ps.mean() > 1.5 * rand_whole.io.latency_ps.mean());
   // Sequential reads touch a new translation page only every 1024 units.
-  CHECK(seq_cached.map_reads <= seq_cached.io.reads / 1024 + 2);
-  CHECK(b.results()[1].map_writes > 0);  // the fill wrote translation pages back
+  CHECK(seq_cached.map_reads() <= seq_cached.io.reads / 1024 + 2);
+  CHECK(b.results()[1].map_writes() > 0);  // the fill wrote translation pages back
 }

@@ -39,7 +39,7 @@ TEST_CASE("TRIM unmaps without programming, trimmed reads cost no flash, and a d
     valid_b += ftl_b.valid_units(blk);
   }
   CHECK(valid_a == 0);
-  CHECK(a.results()[2].nand_units_programmed == 0);
+  CHECK(a.results()[2].nand_units_programmed() == 0);
   CHECK(a.results()[2].io.trims > 0);
   CHECK(a.results()[2].io.errors == 0);
   // Rejected: every TRIM command completes with an error and the data stays mapped.
@@ -73,11 +73,11 @@ TEST_CASE("idle-time GC runs only while the host is away and a returning command
   REQUIRE(run.finished());
   const PhaseResult& idle_result = run.results()[3];
   const PhaseResult& read = run.results()[4];
-  CAPTURE(idle_result.background_gc_ops, idle_result.free_blocks_end, run.results()[2].free_blocks_end,
+  CAPTURE(idle_result.background_gc_ops(), idle_result.free_blocks_end(), run.results()[2].free_blocks_end(),
           read.io.latency_ps.max());
-  CHECK(idle_result.background_gc_ops > 0);
-  CHECK(idle_result.free_blocks_end > run.results()[2].free_blocks_end);
-  CHECK(read.background_gc_ops == 0);  // the host is back: no new GC work is issued
+  CHECK(idle_result.background_gc_ops() > 0);
+  CHECK(idle_result.free_blocks_end() > run.results()[2].free_blocks_end());
+  CHECK(read.background_gc_ops() == 0);  // the host is back: no new GC work is issued
   // The first read waits at most for the GC step already queued on its die (a read, a
   // program and an erase at most: 50 + 900 + 2000 us plus transfers).
   CHECK(read.io.latency_ps.max() < 3500 * kPicosPerUs);

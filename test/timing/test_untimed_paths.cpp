@@ -46,9 +46,9 @@ TEST_CASE("a secure erase after fast preconditioning leaves no flash work and a 
   REQUIRE(read.io.reads > 0);
   // Every LPN unmapped: reads are answered with zeros without touching flash, and no
   // translation page is on flash any more (nothing to read, nothing dirty to write back).
-  CHECK(read.map_reads == 0);
-  CHECK(read.map_writes == 0);
-  CHECK(read.die_utilisation == 0.0);
+  CHECK(read.map_reads() == 0);
+  CHECK(read.map_writes() == 0);
+  CHECK(read.die_utilisation() == 0.0);
   const MappingCache& cache = run.ssd.controller.mapping_cache();
   for (std::uint64_t page = 0; page < cache.pages(); ++page) {
     INFO("translation page " << page);
@@ -80,15 +80,15 @@ TEST_CASE("a mapping loaded before the simulation starts is on flash for the map
   run_to_end({&loaded, &written});
   const PhaseResult& a = loaded.results()[0];
   const PhaseResult& b = written.results()[2];
-  REQUIRE(b.map_reads > b.io.reads / 2);  // the small cache is felt
+  REQUIRE(b.map_reads() > b.io.reads / 2);  // the small cache is felt
   // Every translation page holds mapped entries, none is cached: reading the whole drive
   // misses as often as on the written drive, and each miss reads its page from flash.
   const MappingCache& cache = loaded.ssd.controller.mapping_cache();
   for (std::uint64_t page = 0; page < cache.pages(); ++page) CHECK(cache.on_flash(page));
   const std::uint64_t cached = config.controller.mapping_cache_bytes / config.nand.page_size_bytes;
-  CHECK(a.map_reads >= b.map_reads);  // the written drive starts with pages cached
-  CHECK(a.map_reads <= b.map_reads + cached);
-  CHECK(a.map_writes == 0);  // nothing was dirty
+  CHECK(a.map_reads() >= b.map_reads());  // the written drive starts with pages cached
+  CHECK(a.map_reads() <= b.map_reads() + cached);
+  CHECK(a.map_writes() == 0);  // nothing was dirty
 }
 
 TEST_CASE("idle-time GC after fast preconditioning starts as after the host's last write",
@@ -96,12 +96,12 @@ TEST_CASE("idle-time GC after fast preconditioning starts as after the host's la
   const DriveConfig config = small_cache_drive("  gc: {idle_free_blocks: 8, idle_delay: 10ms}\n");
   const Picos idle = 2 * kPicosPerSec;
   const auto [slow_idle, fast_idle] = after_both_preconditions(config, 100, 11, idle_phase(idle));
-  REQUIRE(slow_idle.gc_erases > 0);  // the simulated drive collects while idle
-  CHECK(fast_idle.gc_erases > 0);
-  CHECK(fast_idle.free_blocks_end == slow_idle.free_blocks_end);
+  REQUIRE(slow_idle.gc_erases() > 0);  // the simulated drive collects while idle
+  CHECK(fast_idle.gc_erases() > 0);
+  CHECK(fast_idle.free_blocks_end() == slow_idle.free_blocks_end());
   // Its flash operations are its own: GC copies and erases and the translation pages they
   // touch, nothing left over from the preconditioning.
-  CHECK(fast_idle.background_gc_ops <= 2 * slow_idle.background_gc_ops);
+  CHECK(fast_idle.background_gc_ops() <= 2 * slow_idle.background_gc_ops());
 }
 
 TEST_CASE("an FTL aged through ftl before the simulation starts leaves no flash work behind",
@@ -118,5 +118,5 @@ TEST_CASE("an FTL aged through ftl before the simulation starts leaves no flash 
   run_to_end({&aged});
   const PhaseResult& r = aged.results()[0];
   CHECK(r.seconds() < 1.1 * double(runtime) / double(kPicosPerSec));
-  CHECK(r.map_reads > r.io.reads / 2);  // the translation pages are on flash
+  CHECK(r.map_reads() > r.io.reads / 2);  // the translation pages are on flash
 }

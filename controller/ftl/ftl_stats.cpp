@@ -1,0 +1,28 @@
+// The FTL's statistics (FtlStats) in the drive's statistics tree.
+#include "controller/ftl/ftl.h"
+#include "model/stats/stats_tree.h"
+
+namespace ssdlab {
+
+void Ftl::register_stats(const StatGroup& g) const {
+  const FtlStats& s = m_stats;
+  g.counter("host_units_written", s.host_units_written, "units",
+            "mapping units accepted from the host (into the buffer)");
+  g.counter("host_units_programmed", s.host_units_programmed, "units", "host mapping units programmed to flash");
+  g.counter("gc_units_copied", s.gc_units_copied, "units", "valid mapping units relocated by garbage collection");
+  g.counter("pad_units", s.pad_units, "units", "padding slots of partially filled page programs");
+  g.counter(
+      "nand_units_programmed", [&s] { return s.nand_units_programmed(); }, "units",
+      "mapping units programmed to flash: host + GC copies + padding");
+  g.counter("pages_programmed", s.pages_programmed, "pages", "user-data page programs planned (host and GC)");
+  g.counter("erases", s.erases, "blocks", "blocks erased (GC, idle GC and secure erase)");
+  g.counter("gc_erases", s.gc_erases, "blocks", "blocks erased by garbage collection");
+  g.counter("gc_victims", s.gc_victims, "blocks", "blocks chosen as garbage-collection victims");
+  g.counter("units_trimmed", s.units_trimmed, "units", "mapping units unmapped by TRIM");
+  g.ratio("waf", {"nand_units_programmed"}, {"host_units_written"},
+          "write amplification: mapping units programmed per unit the host wrote");
+  g.level(
+      "free_blocks", [this] { return double(free_blocks_total()); }, "blocks", "free blocks over all dies");
+}
+
+}  // namespace ssdlab

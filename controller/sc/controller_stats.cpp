@@ -1,0 +1,36 @@
+// The controller's statistics in the drive's statistics tree: its own counters (ControllerStats),
+// the write buffer's fill, and the firmware parts' own groups (ftl, mapping_cache). Uses only the
+// controller's public accessors.
+#include "controller/sc/device_controller.h"
+#include "model/stats/stats_tree.h"
+
+namespace ssdlab {
+
+void DeviceController::register_stats(const StatGroup& g) const {
+  const ControllerStats& s = stats();
+  g.counter("commands", s.commands, "commands", "ATA commands received");
+  g.counter("rejected", s.rejected, "commands", "commands completed with an error");
+  g.counter("trims", s.trims, "commands", "DATA SET MANAGEMENT (TRIM) commands");
+  g.counter("flushes", s.flushes, "commands", "FLUSH CACHE commands");
+  g.counter("rmw_reads", s.rmw_reads, "reads", "flash reads for partially written mapping units (read-modify-write)");
+  g.counter("buffer_waits", s.buffer_waits, "commands", "writes that waited for write-buffer space");
+  g.counter("background_gc_ops", s.background_gc_ops, "operations", "flash operations issued by idle-time GC");
+  g.counter("map_reads", s.map_reads, "pages", "translation pages read from flash on a mapping-cache miss");
+  g.counter("map_writes", s.map_writes, "pages", "translation pages written back to flash");
+  const StatGroup reads = g.group("read_units");
+  reads.counter("from_buffer", s.read_units_from_buffer, "units", "mapping units read from the write buffer");
+  reads.counter("unmapped", s.read_units_unmapped, "units", "mapping units read never written or trimmed (zeros)");
+  reads.counter("from_nand", s.read_units_from_nand, "units", "mapping units read from flash");
+  const WriteBuffer& b = buffer();
+  const StatGroup buf = g.group("buffer");
+  buf.level(
+      "dirty_units", [&b] { return double(b.dirty()); }, "units", "buffered units not yet handed to flash");
+  buf.level(
+      "free_units", [&b] { return double(b.free_slots()); }, "units", "free write-buffer slots");
+  buf.level(
+      "capacity_units", [&b] { return double(b.capacity()); }, "units", "write-buffer slots");
+  ftl().register_stats(g.group("ftl"));
+  mapping_cache().register_stats(g.group("mapping_cache"));
+}
+
+}  // namespace ssdlab
