@@ -1,7 +1,8 @@
-// Page-level FTL: mapping, write combining, per-die allocation, garbage collection, TRIM.
-// Plain C++: it never sees time. Callers ask it for placements and it appends the NAND
-// operations they imply (GC reads/programs/erases, then the program) to an OpList; the
-// timing layer executes them in order, per die.
+// Page-level FTL: mapping, write combining, per-die allocation, TRIM; garbage collection is
+// its GarbageCollector (controller/gc/garbage_collector.h), victim choice that one's
+// VictimPolicy (controller/gc/victim_policy.h). Plain C++: it never sees time. Callers ask it
+// for placements and it appends the NAND operations they imply (GC reads/programs/erases, then
+// the program) to an OpList; the timing layer executes them in order, per die.
 #pragma once
 
 #include <cstdint>
@@ -9,9 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "controller/ftl/fifo_order.h"
 #include "controller/ftl/p2l_table.h"
-#include "controller/ftl/victim_index.h"
+#include "controller/gc/garbage_collector.h"
 #include "model/config/config.h"
 #include "model/config/geometry.h"
 #include "model/core/nand_op.h"
@@ -79,9 +79,8 @@ class Ftl {
     if (old == kUnmapped || (old & kBufferedBit)) return;
     const std::uint32_t block = m_geo.block_of_unit(old);
     __builtin_prefetch(&m_valid[block]);
-    __builtin_prefetch(&m_modified[block]);
     __builtin_prefetch(&m_state[block]);
-    m_index.prefetch(block);
+    m_gc.policy().prefetch(block);
   }
   static bool is_buffered(std::uint32_t entry) { return entry != kUnmapped && (entry & kBufferedBit); }
   static std::uint32_t buffer_slot(std::uint32_t entry) { return entry & ~kBufferedBit; }
@@ -99,21 +98,22 @@ class Ftl {
   // `cookie`. Returns false, appending nothing, when the die cannot take a page.
   bool place(std::uint32_t die, const Lpn* lpns, std::uint32_t count, std::uint32_t cookie, OpList& ops);
 
-  // Garbage collection is incremental: a die below `free_blocks_low` free blocks picks a
-  // victim (configured policy) and, for every host page it then programs, relocates its
-  // share of the victim's valid units (valid/invalid of the victim), so GC work is spread
-  // over host writes; it moves on to further victims until `free_blocks_high` blocks are
-  // free. Only when a die is down to its reserve does a host write wait for a whole victim.
+  // Garbage collection is incremental (controller/gc/garbage_collector.h): a die below
+  // `free_blocks_low` free blocks picks a victim and relocates a share of it for every host
+  // page placed on it. Only when a die is down to its reserve does a host write wait for a
+  // whole victim.
   //
   // Collects one whole victim now (finishing the one in progress first).
   // Returns false if no victim frees space.
-  bool collect_one(std::uint32_t die, OpList& ops);
-  bool needs_gc(std::uint32_t die) const { return m_dies[die].free_count < m_gc.free_blocks_low; }
+  bool collect_one(std::uint32_t die, OpList& ops) { return m_gc.collect_one(*this, die, ops); }
+  bool needs_gc(std::uint32_t die) const { return m_dies[die].free_count < m_gc.config().free_blocks_low; }
 
   // Background GC step on an idle die: continues the victim in progress or starts one while
   // the die has fewer than `target_free` free blocks, relocating at most about `max_units`.
   // Returns false (appending nothing) when there is nothing worth doing.
-  bool background_collect(std::uint32_t die, std::uint32_t target_free, std::uint32_t max_units, OpList& ops);
+  bool background_collect(std::uint32_t die, std::uint32_t target_free, std::uint32_t max_units, OpList& ops) {
+    return m_gc.background_collect(*this, die, target_free, max_units, ops);
+  }
 
   // Secure erase: every block erased, every LPN unmapped.
   void secure_erase();
@@ -124,7 +124,7 @@ class Ftl {
   std::uint32_t erase_count(std::uint32_t block) const { return m_erase_count[block]; }
   bool is_closed(std::uint32_t block) const { return m_state[block] == BlockState::kClosed; }
   // Block being collected on `die`, or -1.
-  std::int64_t active_victim(std::uint32_t die) const { return m_dies[die].victim; }
+  std::int64_t active_victim(std::uint32_t die) const { return m_gc.active_victim(die); }
   // Valid-unit count of the block the configured policy would collect next on `die`, or -1.
   std::int64_t next_victim(std::uint32_t die) const;
 
@@ -146,45 +146,43 @@ class Ftl {
     std::int64_t block = -1;
     std::uint32_t next_page = 0;
   };
-  struct DieState {
+  struct DieState {  // the die's write points and free pool (its GC progress: m_gc.die(die))
     OpenBlock host, gc;
     std::vector<std::uint32_t> free_ring;  // capacity blocks_per_die
     std::uint32_t free_head = 0, free_count = 0;
-    // Victim being collected, its scan position and the pay-as-you-go copy credit.
-    std::int64_t victim = -1;
-    std::uint32_t victim_page = 0;
-    std::uint64_t victim_valid_at_start = 0, victim_invalid_at_start = 0, credit = 0;
-    std::vector<Lpn> gc_pending;  // units read from the victim, waiting to fill a GC page
   };
 
+  // ---- The narrow interface GarbageCollector works through (besides the public queries) ----
+  friend class GarbageCollector;
+  std::uint64_t sequence() const { return m_sequence; }
+  // GC starts collecting `block`, which it has just taken out of its victim policy.
+  void start_collecting(std::uint32_t block);
+  // Programs one GC page of `count` relocated LPNs on the die's GC write point (a new block
+  // from the free pool when needed: the host's reserve is for this).
+  void program_copies(std::uint32_t die, const Lpn* lpns, std::uint32_t count, OpList& ops);
+  // The collected (now empty) block is erased and goes back to the die's free pool.
+  void erase_victim(std::uint32_t die, std::uint32_t block, OpList& ops);
+  // ----
+
+  // check_invariants() of one die: free pool, open blocks, victim policy lists.
+  std::string check_die_invariants(std::uint32_t die) const;
   void invalidate(Pua unit);
   bool open_block(std::uint32_t die, OpenBlock& open, std::uint32_t reserve);
-  void close_block(std::uint32_t die, std::uint32_t block);
+  void close_block(std::uint32_t block);
   std::uint32_t take_free(std::uint32_t die);
   void push_free(std::uint32_t die, std::uint32_t block);
-  std::int64_t pick_victim(std::uint32_t die) const;
-  void remove_closed(std::uint32_t die, std::uint32_t block);
   // Appends one page program of `units` (with their LPNs) to the open block.
   void program_page(std::uint32_t die, OpenBlock& open, const Lpn* lpns, std::uint32_t count, OpOrigin origin,
                     std::uint32_t cookie, OpList& ops);
-  void erase_block(std::uint32_t die, std::uint32_t block, OpList& ops);
-  bool start_victim(std::uint32_t die, OpList& ops);
-  // Relocates up to `max_units` valid units of the current victim; erases it when empty.
-  void copy_from_victim(std::uint32_t die, std::uint64_t max_units, OpList& ops);
-  void program_gc_page(std::uint32_t die, std::uint32_t count, OpList& ops);
-  void drop_stale_pending(DieState& d, std::uint32_t victim);
 
   Geometry m_geo;
-  GcConfig m_gc;
   std::vector<std::uint32_t> m_l2p;          // per LPN
   P2lTable m_p2l;                            // per physical unit: LPN written there
   std::vector<std::uint32_t> m_valid;        // per block: valid units
   std::vector<std::uint32_t> m_erase_count;  // per block
-  std::vector<std::uint64_t> m_modified;     // per block: write sequence at last change
   std::vector<BlockState> m_state;           // per block
   std::vector<DieState> m_dies;
-  VictimIndex m_index;
-  FifoOrder m_fifo;              // FIFO policy only: closed blocks by age
+  GarbageCollector m_gc;         // victim in progress per die, victim policy (and block ages)
   std::uint64_t m_sequence = 0;  // units written, the clock of cost-benefit ages
   FtlListener* m_listener = nullptr;
   FtlStats m_stats;

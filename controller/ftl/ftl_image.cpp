@@ -110,10 +110,12 @@ std::vector<T> read_table(std::istream& in, const char (&tag)[5], const char* na
   return v;
 }
 
-// One die's record (Die is Ftl's private DieState). `closed` is the FIFO order, oldest first.
+// One die's record: Die is Ftl's private DieState (write points, free pool), `g` its GC
+// progress and `closed` its FIFO order, oldest first.
+using GcDie = GarbageCollector::Die;
 template <class Die>
-void write_die(std::ostream& out, const Die& d, const std::vector<std::uint32_t>& closed) {
-  SectionWriter s(out, "DIE ", kDieFixedBytes + 4 * (d.free_ring.size() + closed.size() + d.gc_pending.size()));
+void write_die(std::ostream& out, const Die& d, const GcDie& g, const std::vector<std::uint32_t>& closed) {
+  SectionWriter s(out, "DIE ", kDieFixedBytes + 4 * (d.free_ring.size() + closed.size() + g.pending.size()));
   s.put<std::int64_t>(d.host.block);
   s.put<std::uint32_t>(d.host.next_page);
   s.put<std::int64_t>(d.gc.block);
@@ -121,19 +123,19 @@ void write_die(std::ostream& out, const Die& d, const std::vector<std::uint32_t>
   s.put<std::uint32_t>(d.free_head);
   s.put<std::uint32_t>(d.free_count);
   s.put<std::uint32_t>(static_cast<std::uint32_t>(closed.size()));
-  s.put<std::int64_t>(d.victim);
-  s.put<std::uint32_t>(d.victim_page);
-  s.put<std::uint64_t>(d.victim_valid_at_start);
-  s.put<std::uint64_t>(d.victim_invalid_at_start);
-  s.put<std::uint64_t>(d.credit);
+  s.put<std::int64_t>(g.victim);
+  s.put<std::uint32_t>(g.victim_page);
+  s.put<std::uint64_t>(g.victim_valid_at_start);
+  s.put<std::uint64_t>(g.victim_invalid_at_start);
+  s.put<std::uint64_t>(g.credit);
   s.put_all(d.free_ring);
   s.put_all(closed);
-  s.put_all(d.gc_pending);
+  s.put_all(g.pending);
   s.finish();
 }
 
 template <class Die>
-void read_die(std::istream& in, std::uint32_t die, const Geometry& g, bool fifo, bool verify, Die& d,
+void read_die(std::istream& in, std::uint32_t die, const Geometry& g, bool fifo, bool verify, Die& d, GcDie& gc,
               std::vector<std::uint32_t>& closed) {
   SectionReader s(in, "DIE ", "die state", kDieFixedBytes + 4 * std::uint64_t(g.blocks_per_die), die_max_bytes(g),
                   verify, die);
@@ -145,11 +147,11 @@ void read_die(std::istream& in, std::uint32_t die, const Geometry& g, bool fifo,
   d.free_head = s.get<std::uint32_t>();
   d.free_count = s.get<std::uint32_t>();
   const auto closed_count = s.get<std::uint32_t>();
-  d.victim = s.get<std::int64_t>();
-  d.victim_page = s.get<std::uint32_t>();
-  d.victim_valid_at_start = s.get<std::uint64_t>();
-  d.victim_invalid_at_start = s.get<std::uint64_t>();
-  d.credit = s.get<std::uint64_t>();
+  gc.victim = s.get<std::int64_t>();
+  gc.victim_page = s.get<std::uint32_t>();
+  gc.victim_valid_at_start = s.get<std::uint64_t>();
+  gc.victim_invalid_at_start = s.get<std::uint64_t>();
+  gc.credit = s.get<std::uint64_t>();
   d.free_ring = s.get_all<std::uint32_t>(g.blocks_per_die);
   if (closed_count > (fifo ? g.blocks_per_die : 0)) {
     s.fail("names " + std::to_string(closed_count) + " closed blocks in FIFO order" +
@@ -159,34 +161,34 @@ void read_die(std::istream& in, std::uint32_t die, const Geometry& g, bool fifo,
   if (s.left() % sizeof(Lpn) != 0 || s.left() / sizeof(Lpn) > 2 * std::uint64_t(g.units_per_block)) {
     s.fail("GC queue of " + std::to_string(s.left()) + " bytes is not a whole number of entries or too long");
   }
-  d.gc_pending = s.get_all<Lpn>(s.left() / sizeof(Lpn));
-  d.gc_pending.reserve(2 * std::size_t(g.units_per_page));
+  gc.pending = s.get_all<Lpn>(s.left() / sizeof(Lpn));
+  gc.pending.reserve(2 * std::size_t(g.units_per_page));
   s.finish();
 }
 
 // Range checks of a die record: every block it names is a block of that die, every position is
 // inside a block, every LPN inside the drive.
 template <class Die>
-void check_die(const Die& d, std::uint32_t die, const Geometry& g, std::uint64_t user_units,
+void check_die(const Die& d, const GcDie& gc, std::uint32_t die, const Geometry& g, std::uint64_t user_units,
                const std::vector<std::uint32_t>& closed) {
   const std::string where = "die " + std::to_string(die) + ": ";
   auto block_of_die = [&](std::int64_t b) {
     return b >= 0 && b < std::int64_t(g.blocks) && g.die_of_block(static_cast<std::uint32_t>(b)) == die;
   };
-  for (const std::int64_t b : {d.host.block, d.gc.block, d.victim}) {
+  for (const std::int64_t b : {d.host.block, d.gc.block, gc.victim}) {
     if (b != -1 && !block_of_die(b))
       corrupt(where + "open or victim block " + std::to_string(b) + " is not a block of that die");
   }
   // An open block is closed when its last page is written: its write position is below the end.
   if (d.free_head >= g.blocks_per_die || d.free_count > g.blocks_per_die ||
       (d.host.block >= 0 && d.host.next_page >= g.pages_per_block) ||
-      (d.gc.block >= 0 && d.gc.next_page >= g.pages_per_block) || d.victim_page > g.pages_per_block) {
+      (d.gc.block >= 0 && d.gc.next_page >= g.pages_per_block) || gc.victim_page > g.pages_per_block) {
     corrupt(where + "free ring position or page position out of range");
   }
-  if (d.victim < 0 && !d.gc_pending.empty()) corrupt(where + "GC queue without a GC victim");
-  if (d.victim >= 0 &&
-      (d.victim_invalid_at_start == 0 || d.victim_valid_at_start + d.victim_invalid_at_start != g.units_per_block ||
-       d.credit >= d.victim_invalid_at_start)) {
+  if (gc.victim < 0 && !gc.pending.empty()) corrupt(where + "GC queue without a GC victim");
+  if (gc.victim >= 0 &&
+      (gc.victim_invalid_at_start == 0 || gc.victim_valid_at_start + gc.victim_invalid_at_start != g.units_per_block ||
+       gc.credit >= gc.victim_invalid_at_start)) {
     corrupt(where + "GC victim progress out of range");
   }
   for (const std::uint32_t b : d.free_ring) {
@@ -196,7 +198,7 @@ void check_die(const Die& d, std::uint32_t die, const Geometry& g, std::uint64_t
   for (const std::uint32_t b : closed) {
     if (!block_of_die(b)) corrupt(where + "FIFO order names block " + std::to_string(b) + ", not a block of that die");
   }
-  for (const Lpn lpn : d.gc_pending) {
+  for (const Lpn lpn : gc.pending) {
     if (lpn >= user_units) corrupt(where + "GC queue names an LPN outside the drive");
   }
 }
@@ -206,8 +208,8 @@ void check_die(const Die& d, std::uint32_t die, const Geometry& g, std::uint64_t
 // queued for copying exactly when they lie before its scan position (else they would be copied
 // twice, or never). The tables are range-checked already.
 template <class Die>
-std::string check_positions(const std::vector<Die>& dies, const Geometry& g, const std::vector<std::uint32_t>& l2p,
-                            const std::vector<Lpn>& p2l) {
+std::string check_positions(const std::vector<Die>& dies, const GarbageCollector& gc, const Geometry& g,
+                            const std::vector<std::uint32_t>& l2p, const std::vector<Lpn>& p2l) {
   std::vector<std::uint32_t> written(g.blocks, g.pages_per_block);
   for (const Die& d : dies) {
     if (d.host.block >= 0) written[d.host.block] = d.host.next_page;
@@ -222,11 +224,11 @@ std::string check_positions(const std::vector<Die>& dies, const Geometry& g, con
     }
   }
   for (std::uint32_t die = 0; die < dies.size(); ++die) {
-    const Die& d = dies[die];
+    const GcDie& d = gc.die(die);
     if (d.victim < 0) continue;
     const auto victim = static_cast<std::uint32_t>(d.victim);
     std::vector<Lpn> queued;  // the GC queue's entries still valid in the victim
-    for (const Lpn lpn : d.gc_pending) {
+    for (const Lpn lpn : d.pending) {
       if (l2p[lpn] != kUnmapped && !(l2p[lpn] & Ftl::kBufferedBit) && g.block_of_unit(l2p[lpn]) == victim)
         queued.push_back(lpn);
     }
@@ -368,7 +370,7 @@ void Ftl::save(std::ostream& out) const {
     }
     s.put<std::uint64_t>(m_geo.total_units);
     s.put<std::uint64_t>(m_l2p.size());
-    s.put<std::uint32_t>(static_cast<std::uint32_t>(m_gc.policy));
+    s.put<std::uint32_t>(static_cast<std::uint32_t>(m_gc.config().policy));
     s.finish();
   }
   write_table(out, "L2P ", m_l2p);
@@ -383,13 +385,12 @@ void Ftl::save(std::ostream& out) const {
   }
   write_table(out, "VALD", m_valid);
   write_table(out, "ERAS", m_erase_count);
-  write_table(out, "AGES", m_modified);
+  write_table(out, "AGES", m_gc.policy().ages());
   std::vector<std::uint8_t> state(m_state.size());
   for (std::size_t b = 0; b < m_state.size(); ++b) state[b] = static_cast<std::uint8_t>(m_state[b]);
   write_table(out, "STAT", state);
-  const bool fifo = m_gc.policy == GcPolicyKind::kFifo;
   for (std::uint32_t die = 0; die < m_dies.size(); ++die) {
-    write_die(out, m_dies[die], fifo ? m_fifo.order(die) : std::vector<std::uint32_t>());
+    write_die(out, m_dies[die], m_gc.die(die), m_gc.policy().fifo_order(die));
   }
   {
     SectionWriter s(out, "CNTR", kCounterBytes);
@@ -403,7 +404,7 @@ void Ftl::save(std::ostream& out) const {
   }
   {
     std::ostringstream index;
-    m_index.save(index);
+    m_gc.policy().index().save(index);
     const std::string bytes = index.str();
     SectionWriter s(out, "VIDX", bytes.size());
     s.write(bytes.data(), bytes.size());
@@ -486,49 +487,48 @@ void read_counters(std::istream& in, bool verify, std::uint64_t& sequence, FtlSt
   s.finish();
 }
 
-void read_index(std::istream& in, const Geometry& g, bool verify, VictimIndex& index) {
+void read_index(std::istream& in, const Geometry& g, bool verify, VictimPolicy& policy) {
   SectionReader s(in, "VIDX", "victim index", index_bytes(g), index_bytes(g), verify);
   std::string bytes(s.length(), '\0');
   s.read(&bytes[0], bytes.size());
   s.finish();  // checked before it is parsed
   std::istringstream index_in(bytes);
-  index.load(index_in);
+  policy.load_index(index_in);
 }
 
 }  // namespace
 
 void Ftl::load(std::istream& in, const FtlLoadOptions& options) {
   const bool verify = options.verify_checksums;
-  read_header(in, m_geo, m_l2p.size(), m_gc.policy, verify);
+  read_header(in, m_geo, m_l2p.size(), m_gc.config().policy, verify);
   Tables t = read_tables(in, m_geo, m_l2p.size(), options);
   const std::uint64_t blocks = m_geo.blocks;
   static_assert(static_cast<std::uint8_t>(BlockState::kClosed) == kLastBlockState, "block states changed");
   std::vector<BlockState> state(blocks);
   for (std::uint64_t b = 0; b < blocks; ++b) state[b] = static_cast<BlockState>(t.state[b]);
 
-  const bool fifo = m_gc.policy == GcPolicyKind::kFifo;
-  FifoOrder fifo_order = fifo ? FifoOrder(m_geo.dies, m_geo.blocks_per_die) : FifoOrder();
+  const bool fifo = m_gc.config().policy == GcPolicyKind::kFifo;
+  GarbageCollector gc(m_geo, m_gc.config());  // no victims, empty policy lists
   std::vector<bool> in_fifo(fifo ? blocks : 0, false);
   std::vector<DieState> dies(m_dies.size());
   for (std::uint32_t die = 0; die < dies.size(); ++die) {
     DieState& d = dies[die];
     std::vector<std::uint32_t> closed;
-    read_die(in, die, m_geo, fifo, verify, d, closed);
-    check_die(d, die, m_geo, t.l2p.size(), closed);
+    read_die(in, die, m_geo, fifo, verify, d, gc.die(die), closed);
+    check_die(d, gc.die(die), die, m_geo, t.l2p.size(), closed);
     for (const std::uint32_t b : closed) {  // oldest first
       if (state[b] != BlockState::kClosed || in_fifo[b]) {
         corrupt("FIFO order of die " + std::to_string(die) + " names block " + std::to_string(b) +
                 ", which is not a closed block or is named twice");
       }
       in_fifo[b] = true;
-      fifo_order.closed(die, b, t.valid[b] < m_geo.units_per_block);
+      gc.policy().restore_fifo(b, t.valid[b] < m_geo.units_per_block);
     }
   }
   std::uint64_t sequence = 0;
   FtlStats stats;
   read_counters(in, verify, sequence, stats);
-  VictimIndex index = m_index;
-  read_index(in, m_geo, verify, index);
+  read_index(in, m_geo, verify, gc.policy());
   image::expect_bytes(in, kFtlEnd, 8, "FTL end marker");
 
   // Everything read and range-checked: take it, then check the invariants as a whole.
@@ -537,15 +537,14 @@ void Ftl::load(std::istream& in, const FtlLoadOptions& options) {
   m_p2l.assign(t.p2l);
   m_valid = std::move(t.valid);
   m_erase_count = std::move(t.erase_count);
-  m_modified = std::move(t.modified);
   m_state = std::move(state);
   m_dies = std::move(dies);
-  m_index = std::move(index);
-  m_fifo = std::move(fifo_order);
+  gc.policy().restore_ages(std::move(t.modified));
+  m_gc = std::move(gc);
   m_sequence = sequence;
   m_stats = stats;
   std::string broken = check_invariants();
-  if (broken.empty()) broken = check_positions(m_dies, m_geo, m_l2p, t.p2l);
+  if (broken.empty()) broken = check_positions(m_dies, m_gc, m_geo, m_l2p, t.p2l);
   if (!broken.empty()) {
     *this = std::move(saved);
     corrupt("inconsistent state: " + broken);

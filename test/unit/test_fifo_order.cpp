@@ -7,7 +7,7 @@
 #include <set>
 #include <vector>
 
-#include "controller/ftl/fifo_order.h"
+#include "controller/gc/fifo_order.h"
 
 using ssdlab::FifoOrder;
 

@@ -1,4 +1,4 @@
-#include "controller/ftl/victim_index.h"
+#include "controller/gc/victim_index.h"
 
 #include <algorithm>
 

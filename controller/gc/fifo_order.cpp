@@ -1,4 +1,4 @@
-#include "controller/ftl/fifo_order.h"
+#include "controller/gc/fifo_order.h"
 
 #include <algorithm>
 #include <functional>

@@ -1,0 +1,156 @@
+#include "controller/gc/garbage_collector.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "controller/ftl/ftl.h"
+
+namespace ssdlab {
+
+GarbageCollector::GarbageCollector(const Geometry& geometry, const GcConfig& config)
+    : m_config(config),
+      m_policy(config.policy, geometry.dies, geometry.blocks_per_die, geometry.units_per_block),
+      m_dies(geometry.dies) {
+  for (Die& d : m_dies) d.pending.reserve(2 * std::size_t(geometry.units_per_page));
+}
+
+void GarbageCollector::clear() {
+  m_policy.clear();
+  for (Die& d : m_dies) {
+    d.victim = -1;
+    d.pending.clear();
+  }
+}
+
+void GarbageCollector::pay_for_host_page(Ftl& ftl, std::uint32_t die, std::uint32_t units, std::vector<NandOp>& ops) {
+  Die& d = m_dies[die];
+  if (d.victim < 0 && ftl.free_blocks(die) < m_config.free_blocks_low) start_victim(ftl, die, ops);
+  if (d.victim < 0) return;
+  // Pay-as-you-go: valid/invalid copies of the victim for every host unit.
+  d.credit += std::uint64_t(units) * d.victim_valid_at_start;
+  const std::uint64_t copies = d.credit / d.victim_invalid_at_start;
+  d.credit -= copies * d.victim_invalid_at_start;
+  if (copies) copy_from_victim(ftl, die, copies, ops);
+}
+
+bool GarbageCollector::start_victim(Ftl& ftl, std::uint32_t die, std::vector<NandOp>& ops) {
+  Die& d = m_dies[die];
+  const std::uint32_t units_per_block = ftl.geometry().units_per_block;
+  for (;;) {
+    const std::int64_t victim_id = m_policy.peek(die, ftl.sequence());
+    if (victim_id < 0) return false;
+    const auto victim = static_cast<std::uint32_t>(victim_id);
+    const std::uint32_t valid = ftl.valid_units(victim);
+    if (valid >= units_per_block) return false;  // nothing to gain anywhere
+    m_policy.take(victim, valid);
+    ftl.start_collecting(victim);
+    if (valid == 0) {  // fully invalid: erase at once, no copies
+      ftl.erase_victim(die, victim, ops);
+      if (ftl.free_blocks(die) >= m_config.free_blocks_high) return true;
+      continue;
+    }
+    d.victim = victim;
+    d.victim_page = 0;
+    d.victim_valid_at_start = valid;
+    d.victim_invalid_at_start = units_per_block - valid;
+    d.credit = 0;
+    return true;
+  }
+}
+
+void GarbageCollector::program_gc_page(Ftl& ftl, std::uint32_t die, std::uint32_t count, std::vector<NandOp>& ops) {
+  Die& d = m_dies[die];
+  ftl.program_copies(die, d.pending.data(), count, ops);
+  d.pending.erase(d.pending.begin(), d.pending.begin() + count);
+}
+
+void GarbageCollector::copy_from_victim(Ftl& ftl, std::uint32_t die, std::uint64_t max_units,
+                                        std::vector<NandOp>& ops) {
+  Die& d = m_dies[die];
+  const Geometry& geo = ftl.geometry();
+  const P2lTable& p2l = ftl.p2l();
+  const auto victim = static_cast<std::uint32_t>(d.victim);
+  std::uint64_t copied = 0;
+  // Units read by an earlier call and still waiting for a full GC page (several units per
+  // page) may have been overwritten or trimmed by the host since: the newer data wins, so they
+  // are dropped, not copied.
+  drop_stale_pending(ftl, d, victim);
+  // Each unit's validity check is a random L2P access: prefetch kAhead units ahead (past this
+  // call's share too, for the next one), so that the misses overlap.
+  constexpr std::uint32_t kAhead = 16;
+  const Pua block_base = geo.first_unit_of_page(victim, 0);
+  const std::uint32_t units_per_block = geo.units_per_block;
+  std::uint32_t ahead = d.victim_page * geo.units_per_page;
+  const auto prefetch_to = [&](std::uint32_t end) {
+    for (end = std::min(end, units_per_block); ahead < end; ++ahead) {
+      const Lpn lpn = p2l.get(block_base + ahead);
+      if (lpn != Ftl::kNoLpn) ftl.prefetch(lpn);
+    }
+  };
+  prefetch_to(ahead + kAhead);
+  while (d.victim_page < geo.pages_per_block && copied < max_units) {
+    const std::uint32_t page = d.victim_page++;
+    const Pua base = geo.first_unit_of_page(victim, page);
+    prefetch_to((page + 1) * geo.units_per_page + kAhead);
+    const std::size_t first = d.pending.size();
+    for (std::uint32_t i = 0; i < geo.units_per_page; ++i) {
+      const Lpn lpn = p2l.get(base + i);
+      if (lpn != Ftl::kNoLpn && ftl.lookup(lpn) == base + i) d.pending.push_back(lpn);
+    }
+    const auto read_units = static_cast<std::uint32_t>(d.pending.size() - first);
+    if (read_units == 0) continue;
+    append_op(ops, NandOpKind::kRead, OpOrigin::kGc, die, victim, page, read_units * geo.unit_bytes, 0);
+    copied += read_units;
+    while (d.pending.size() >= geo.units_per_page) program_gc_page(ftl, die, geo.units_per_page, ops);
+  }
+  if (d.victim_page < geo.pages_per_block) return;
+  // The last part-filled GC page of this victim (a unit read but invalidated meanwhile, by a
+  // host overwrite or a trim, is simply dropped).
+  drop_stale_pending(ftl, d, victim);
+  if (!d.pending.empty()) program_gc_page(ftl, die, static_cast<std::uint32_t>(d.pending.size()), ops);
+  if (ftl.valid_units(victim) != 0) throw std::logic_error("GC victim still holds valid units");
+  ftl.erase_victim(die, victim, ops);
+  d.victim = -1;
+  if (ftl.free_blocks(die) < m_config.free_blocks_high) start_victim(ftl, die, ops);
+}
+
+void GarbageCollector::drop_stale_pending(const Ftl& ftl, Die& d, std::uint32_t victim) {
+  // Still valid: mapped to flash, in the victim (its GC copy is not made yet).
+  const Geometry& geo = ftl.geometry();
+  std::size_t kept = 0;
+  for (Lpn lpn : d.pending) {
+    const std::uint32_t e = ftl.lookup(lpn);
+    if (e != kUnmapped && !(e & Ftl::kBufferedBit) && geo.block_of_unit(e) == victim) d.pending[kept++] = lpn;
+  }
+  d.pending.resize(kept);
+}
+
+bool GarbageCollector::collect_one(Ftl& ftl, std::uint32_t die, std::vector<NandOp>& ops) {
+  Die& d = m_dies[die];
+  if (d.victim < 0 && !start_victim(ftl, die, ops)) return false;
+  if (d.victim >= 0) {
+    const std::int64_t current = d.victim;
+    while (d.victim == current) copy_from_victim(ftl, die, ~std::uint64_t(0), ops);
+  }
+  return true;
+}
+
+bool GarbageCollector::background_collect(Ftl& ftl, std::uint32_t die, std::uint32_t target_free,
+                                          std::uint32_t max_units, std::vector<NandOp>& ops) {
+  Die& d = m_dies[die];
+  const std::size_t before = ops.size();
+  if (d.victim < 0) {
+    if (ftl.free_blocks(die) >= target_free) return false;
+    // Only a victim whose valid units fit in fewer pages than a block frees space: with several
+    // units per page, one holding less than a page of invalid data gives it all back as the
+    // padding of its last GC page, and idle time would go on erasing for nothing.
+    const std::int64_t valid = ftl.next_victim(die);
+    const std::uint64_t upp = ftl.geometry().units_per_page;
+    if (valid < 0 || (std::uint64_t(valid) + upp - 1) / upp * upp >= ftl.geometry().units_per_block) return false;
+    if (!start_victim(ftl, die, ops)) return ops.size() != before;
+  }
+  if (d.victim >= 0) copy_from_victim(ftl, die, max_units, ops);
+  return ops.size() != before;
+}
+
+}  // namespace ssdlab

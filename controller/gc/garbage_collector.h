@@ -1,0 +1,84 @@
+// Garbage collection of the page-mapped FTL: per die, the victim being collected, how far it has
+// been scanned, the pay-as-you-go copy credit and the units read from it that wait to fill a GC
+// page; the relocation of its valid units, the GC page programs and the erase. Which victim comes
+// next is VictimPolicy's answer (victim_policy.h), owned here and fed by the FTL.
+//
+// GC is incremental: a die below `free_blocks_low` free blocks starts a victim and, for every
+// host page then placed on it, relocates that page's share of the victim's valid units
+// (valid/invalid of the victim at its start), so GC work is spread over host writes; it moves on
+// to further victims until the die has `free_blocks_high` free blocks. collect_one() collects a
+// whole victim at once (the host waits: its die is down to the reserve), background_collect() a
+// bounded step on an idle die.
+//
+// How it reaches the FTL: it keeps no pointer to it (an Ftl is copied and moved by value: an
+// image load that fails restores the copy), so each operation is given the Ftl it works on. It is
+// Ftl's friend, and uses only the block of ftl.h marked "the narrow interface GarbageCollector
+// works through": the public read-only queries (geometry, lookup, p2l, valid_units, free_blocks,
+// next_victim, prefetch) and four private steps: sequence() (the clock of block ages),
+// start_collecting(block), program_copies(die, lpns, count, ops) and erase_victim(die, block,
+// ops). The mapping tables, open blocks and free pools stay the FTL's to change.
+//
+// Plain C++, no SystemC; no allocation per operation (the per-die queues are reserved up front).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "controller/gc/victim_policy.h"
+#include "model/config/config.h"
+#include "model/config/geometry.h"
+#include "model/core/nand_op.h"
+#include "model/core/types.h"
+
+namespace ssdlab {
+
+class Ftl;
+
+class GarbageCollector {
+ public:
+  // One die's victim in progress. The fields after `victim` keep their last values once it is
+  // done (the drive image stores them as they are).
+  struct Die {
+    std::int64_t victim = -1;       // block being collected, or -1
+    std::uint32_t victim_page = 0;  // its next page to scan
+    std::uint64_t victim_valid_at_start = 0, victim_invalid_at_start = 0, credit = 0;
+    std::vector<Lpn> pending;  // units read from the victim, waiting to fill a GC page
+  };
+
+  GarbageCollector(const Geometry& geometry, const GcConfig& config);
+
+  const GcConfig& config() const { return m_config; }
+  VictimPolicy& policy() { return m_policy; }
+  const VictimPolicy& policy() const { return m_policy; }
+  std::int64_t active_victim(std::uint32_t die) const { return m_dies[die].victim; }
+  const Die& die(std::uint32_t die) const { return m_dies[die]; }
+  Die& die(std::uint32_t die) { return m_dies[die]; }  // restoring an image
+
+  // Secure erase: no victim anywhere, every policy list empty.
+  void clear();
+
+  // Before the FTL places a host page of `units` units on `die`: starts a victim if the die is
+  // below `free_blocks_low`, then relocates the page's share of the victim in progress.
+  void pay_for_host_page(Ftl& ftl, std::uint32_t die, std::uint32_t units, std::vector<NandOp>& ops);
+  // Collects one whole victim now (finishing the one in progress first). False if no victim
+  // frees space.
+  bool collect_one(Ftl& ftl, std::uint32_t die, std::vector<NandOp>& ops);
+  // A step on an idle die: continues the victim in progress, or starts one while the die has
+  // fewer than `target_free` free blocks, relocating at most about `max_units`. False
+  // (appending nothing) when there is nothing worth doing.
+  bool background_collect(Ftl& ftl, std::uint32_t die, std::uint32_t target_free, std::uint32_t max_units,
+                          std::vector<NandOp>& ops);
+
+ private:
+  bool start_victim(Ftl& ftl, std::uint32_t die, std::vector<NandOp>& ops);
+  // Relocates up to `max_units` valid units of the victim in progress; erases it when empty.
+  void copy_from_victim(Ftl& ftl, std::uint32_t die, std::uint64_t max_units, std::vector<NandOp>& ops);
+  void program_gc_page(Ftl& ftl, std::uint32_t die, std::uint32_t count, std::vector<NandOp>& ops);
+  static void drop_stale_pending(const Ftl& ftl, Die& d, std::uint32_t victim);
+
+  GcConfig m_config;
+  VictimPolicy m_policy;
+  std::vector<Die> m_dies;
+};
+
+}  // namespace ssdlab
