@@ -11,6 +11,7 @@
 
 #include "controller/ftl/fifo_order.h"
 #include "controller/ftl/p2l_table.h"
+#include "controller/ftl/read_plan.h"
 #include "controller/ftl/victim_index.h"
 #include "model/config/config.h"
 #include "model/config/geometry.h"
@@ -67,6 +68,7 @@ class Ftl {
   const FtlStats& stats() const { return m_stats; }
 
   std::uint32_t lookup(Lpn lpn) const { return m_l2p[lpn]; }
+  ReadPlan plan_read(Lpn lpn) const;  // where lpn's newest data is (read_plan.h)
   // Starts loading lpn's mapping entry into the cache, for a lookup a little later: on a large
   // drive every random lookup is a cache miss, and misses started early overlap.
   void prefetch(Lpn lpn) const { __builtin_prefetch(&m_l2p[lpn]); }
