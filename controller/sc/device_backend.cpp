@@ -47,12 +47,9 @@ bool DeviceController::program_staged(std::uint32_t die) {
     submit_ops();  // GC work it may have started still has to run
     return false;
   }
-  const std::uint32_t unit = m_ftl.geometry().unit_bytes;
   const Lpn* lpns = m_buffer.staged_lpns();
   for (std::uint32_t i = 0; i < count; ++i) {
-    if (m_store) {
-      m_store->write(m_ftl.plan_read(lpns[i]).unit, &m_slot_data[std::size_t(m_buffer.staged_slot(i)) * unit]);
-    }
+    if (m_data) m_data->programmed(m_ftl.plan_read(lpns[i]).unit, m_buffer.staged_slot(i));
     if (!m_map.unlimited()) m_map.access(lpns[i], true, OpTicket::none(), m_ops);  // the new mapping entry
   }
   m_buffer.programmed();
@@ -137,7 +134,7 @@ void DeviceController::secure_erase() {
   m_buffer.clear();
   m_ftl.secure_erase();
   m_map.clear();
-  if (m_store) m_store->clear();
+  if (m_data) m_data->clear();
 }
 
 // ---- idle-time GC --------------------------------------------------------------------------
@@ -158,12 +155,12 @@ void DeviceController::background_step(std::uint32_t die) {
 // ---- data moving with the FTL (keep_data) --------------------------------------------------
 
 void DeviceController::relocated(Lpn lpn, Pua from, Pua to) {
-  if (m_store) m_store->move(from, to);
+  if (m_data) m_data->move(from, to);
   if (!m_map.unlimited()) m_map.access(lpn, true, OpTicket::none(), m_ops);
 }
 
 void DeviceController::erased(std::uint32_t block) {
-  if (m_store) m_store->erase(block);
+  if (m_data) m_data->erase(block);
 }
 
 }  // namespace ssdlab

@@ -1,7 +1,6 @@
 #include "controller/sc/device_controller.h"
 
 #include <algorithm>
-#include <cstring>
 
 namespace ssdlab {
 
@@ -21,11 +20,7 @@ DeviceController::DeviceController(sc_core::sc_module_name name, const DriveConf
       m_user_sectors(config.controller.user_bytes / kSectorBytes) {
   const Geometry& g = m_ftl.geometry();
   m_ops.reserve(4 * std::size_t(g.pages_per_block) + 4);
-  if (keep_data) {
-    m_store = std::make_unique<PageStore>(g);
-    m_slot_data.assign(std::size_t(m_buffer.capacity()) * g.unit_bytes, 0);
-    m_read_scratch.assign(g.unit_bytes, 0);
-  }
+  if (keep_data) m_data = std::make_unique<DataStore>(g, m_buffer.capacity());
   if (keep_data || !m_map.unlimited()) m_ftl.set_listener(this);
 }
 
@@ -119,37 +114,10 @@ void DeviceController::host_went_idle() {
 
 // ---- reads ---------------------------------------------------------------------------------
 
-void DeviceController::fill_unit(Lpn lpn, std::uint8_t* out) const {
-  const std::uint32_t unit = m_ftl.geometry().unit_bytes;
-  const ReadPlan plan = m_ftl.plan_read(lpn);
-  if (plan.unmapped()) {
-    std::memset(out, 0, unit);
-  } else if (plan.in_buffer()) {
-    std::memcpy(out, &m_slot_data[std::size_t(plan.slot) * unit], unit);
-  } else {
-    m_store->read(plan.unit, out);
-  }
-}
-
-void DeviceController::copy_read_data(const Command& c) {
-  // The data is what the mapping says at dispatch; the flash time is paid separately.
-  const std::uint32_t unit = m_ftl.geometry().unit_bytes;
-  const std::uint64_t first_byte = c.first_byte();
-  const std::uint64_t end_byte = c.end_byte();
-  std::uint8_t* scratch = m_read_scratch.data();
-  for (std::uint32_t i = 0; i < c.units; ++i) {
-    const std::uint64_t unit_start = std::uint64_t(c.first_lpn + i) * unit;
-    const std::uint64_t from = std::max(unit_start, first_byte);
-    const std::uint64_t to = std::min(unit_start + unit, end_byte);
-    fill_unit(c.first_lpn + i, scratch);
-    std::memcpy(c.host_data + (from - first_byte), scratch + (from - unit_start), to - from);
-  }
-}
-
 void DeviceController::start_read(std::uint8_t tag) {
   Command& c = m_commands[tag];
   const std::uint32_t unit_bytes = m_ftl.geometry().unit_bytes;
-  if (m_store && c.host_data) copy_read_data(c);
+  if (m_data && c.host_data) m_data->copy_read(m_ftl, c);
   // Translation pages first: the data reads wait for any that must come from flash.
   if (!m_map.unlimited()) c.map_pending += m_map.lookup_range(c.first_lpn, c.units, OpTicket::map_read(tag), m_ops);
   std::vector<NandOp>& data_ops = m_map.deferred(tag);
@@ -256,22 +224,12 @@ void DeviceController::grant_buffer_space() {
 
 void DeviceController::data_arrived(std::uint8_t tag) {
   Command& c = m_commands[tag];
-  const std::uint32_t unit = m_ftl.geometry().unit_bytes;
-  const std::uint64_t first_byte = c.first_byte();
-  const std::uint64_t end_byte = c.end_byte();
   const SlotOwner owner = m_commands.owner(tag);
   m_buffer.unreserve(c.units);
   for (std::uint32_t i = 0; i < c.units; ++i) {
     const Lpn lpn = c.first_lpn + i;
     const std::uint32_t slot = m_buffer.accept(lpn, owner);
-    if (m_store && c.host_data) {
-      std::uint8_t* dst = &m_slot_data[std::size_t(slot) * unit];
-      const std::uint64_t unit_start = std::uint64_t(lpn) * unit;
-      const std::uint64_t from = std::max(unit_start, first_byte);
-      const std::uint64_t to = std::min(unit_start + unit, end_byte);
-      if (to - from < unit) fill_unit(lpn, dst);  // merge: the old contents first
-      std::memcpy(dst + (from - unit_start), c.host_data + (from - first_byte), to - from);
-    }
+    if (m_data && c.host_data) m_data->write_slot(m_ftl, c, lpn, slot);
     m_ftl.write_to_buffer(lpn, slot);
   }
   if (c.write_through) {

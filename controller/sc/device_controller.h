@@ -15,6 +15,7 @@
 
 #include "controller/controller_stats.h"
 #include "controller/ftl/buffer_manager.h"
+#include "controller/ftl/data_store.h"
 #include "controller/ftl/ftl.h"
 #include "controller/ftl/map_traffic.h"
 #include "controller/ftl/mapping_cache.h"
@@ -85,8 +86,8 @@ class DeviceController : public sc_core::sc_module,
   const MappingCache& mapping_cache() const { return m_map.cache(); }
   const ControllerStats& stats() const { return m_stats; }
   std::uint64_t user_sectors() const { return m_user_sectors; }
-  const PageStore* page_store() const { return m_store.get(); }
-  PageStore* page_store() { return m_store.get(); }
+  const PageStore* page_store() const { return m_data ? &m_data->pages() : nullptr; }
+  PageStore* page_store() { return m_data ? &m_data->pages() : nullptr; }
 
  private:
   enum Timer : std::uint32_t { kCpuTimer, kIdleTimer };
@@ -99,12 +100,10 @@ class DeviceController : public sc_core::sc_module,
   void on_cpu_done();
   void dispatch(std::uint8_t tag);
   void start_read(std::uint8_t tag);
-  void copy_read_data(const Command& c);
   void start_write(std::uint8_t tag);
   void request_buffer(std::uint8_t tag);
   void grant_buffer_space();
   void data_arrived(std::uint8_t tag);
-  void fill_unit(Lpn lpn, std::uint8_t* out) const;
   void trim_arrived(std::uint8_t tag);
   void complete(std::uint8_t tag, bool error = false);
   void check_flush_command();
@@ -129,8 +128,11 @@ class DeviceController : public sc_core::sc_module,
   void send_read_data(std::uint8_t tag);
   void erased(std::uint32_t block) override;
 
-  // One member per firmware part plus the module's own time-keeping state (timeline, lane,
-  // quiescence event) and the keep_data byte stores: 20 members, each a handle or a part.
+  // 19 members, over the ~15 guideline because this is the hub: one per firmware part (8: FTL,
+  // commands, CPU, buffer, scheduler, map traffic, idle GC, data), the configuration, the
+  // statistics and the drive size, the ops being handed to the flash, and the module's own
+  // time-keeping state (timeline, CPU lane, quiescence event and its two edges, drain and
+  // FLUSH state). Each is a handle or a part, none a table of its own.
   DriveConfig m_config;
   Timeline& m_timeline;
   Timeline::Lane m_cpu_lane;  // one command at a time on the firmware CPU
@@ -142,9 +144,7 @@ class DeviceController : public sc_core::sc_module,
   FlashScheduler m_scheduler;
   MapTraffic m_map;
   BackgroundGc m_background;
-  std::unique_ptr<PageStore> m_store;        // flash data (keep_data only)
-  std::vector<std::uint8_t> m_slot_data;     // buffer data, one mapping unit per slot (keep_data only)
-  std::vector<std::uint8_t> m_read_scratch;  // one mapping unit: a read's data is assembled here (keep_data only)
+  std::unique_ptr<DataStore> m_data;  // the bytes (keep_data only)
   std::uint64_t m_user_sectors;
   OpList m_ops;
   bool m_draining = false;

@@ -28,7 +28,7 @@ TEST_CASE("the idle timer is re-armed and stopped by a returning host", "[backgr
   BackgroundGc bg(gc, 1);
   CHECK_FALSE(bg.arm());  // nothing pending before
   CHECK(bg.armed());
-  CHECK(bg.arm());  // went idle again: the pending timer is replaced
+  CHECK(bg.arm());   // went idle again: the pending timer is replaced
   CHECK(bg.stop());  // a command: the timer must be cancelled
   CHECK_FALSE(bg.armed());
   CHECK_FALSE(bg.stop());  // nothing left to cancel

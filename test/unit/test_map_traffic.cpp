@@ -105,8 +105,8 @@ TEST_CASE("held data reads are released in order", "[map_traffic]") {
 TEST_CASE("a loaded mapping puts its translation pages on flash", "[map_traffic]") {
   Rig r;
   FtlDriver drv{r.ftl};
-  drv.write(5);                // translation page 0
-  drv.write(2 * r.epp + 1);    // translation page 2
+  drv.write(5);                     // translation page 0
+  drv.write(2 * r.epp + 1);         // translation page 2
   r.ftl.write_to_buffer(r.epp, 0);  // page 1: buffered only, nothing on flash
   r.map.mapping_loaded(r.ftl);
   CHECK(r.map.cache().on_flash(0));

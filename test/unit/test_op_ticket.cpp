@@ -51,8 +51,7 @@ TEST_CASE("ops nobody waits for decode to no ticket", "[op_ticket]") {
     CHECK(OpTicket::decode(NandOpKind::kErase, OpOrigin::kHost, cookie).kind == OpTicket::Kind::kNone);
   }
   // A translation-page read that no command waits for (a write's or a TRIM's).
-  CHECK(OpTicket::decode(NandOpKind::kRead, OpOrigin::kMap, OpTicket::none().cookie()).kind ==
-        OpTicket::Kind::kNone);
+  CHECK(OpTicket::decode(NandOpKind::kRead, OpOrigin::kMap, OpTicket::none().cookie()).kind == OpTicket::Kind::kNone);
   // ...while the read for command 0 is one.
   CHECK(OpTicket::decode(NandOpKind::kRead, OpOrigin::kMap, OpTicket::map_read(0).cookie()) == OpTicket::map_read(0));
 }
