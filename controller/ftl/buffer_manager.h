@@ -105,13 +105,16 @@ class BufferManager {
     }
   }
   // Staged slots may have been superseded since they were gathered: drops those and lists
-  // the LPNs of the rest (staged_lpns()). Returns how many are left.
+  // the LPNs of the rest (staged_lpns()), also as the slots of next_record() (unused until
+  // programmed()). Returns how many are left.
   template <typename Drop>
   std::uint32_t restage(const Ftl& ftl, Drop drop) {
     m_stage_lpns.clear();
+    std::uint32_t* record_slots = &m_record_slots[std::size_t(m_free_records.back()) * m_units_per_page];
     std::size_t kept = 0;
     for (std::uint32_t slot : m_stage) {
       if (newest(ftl, slot)) {
+        record_slots[kept] = slot;
         m_stage[kept++] = slot;
         m_stage_lpns.push_back(m_buffer.lpn(slot));
       } else {
@@ -129,13 +132,11 @@ class BufferManager {
   // The record the next program will carry (its ticket).
   std::uint32_t next_record() const { return m_free_records.back(); }
   // The staged slots were placed as one program carrying next_record(): the stage empties.
+  // Call right after restage() (which wrote the record's slots).
   void programmed() {
     const std::uint32_t record = m_free_records.back();
     m_free_records.pop_back();
-    const auto count = static_cast<std::uint32_t>(m_stage.size());
-    m_record_count[record] = count;
-    std::uint32_t* slots = &m_record_slots[std::size_t(record) * m_units_per_page];
-    for (std::uint32_t i = 0; i < count; ++i) slots[i] = m_stage[i];
+    m_record_count[record] = static_cast<std::uint32_t>(m_stage.size());
     m_stage.clear();
     ++m_programs;
   }

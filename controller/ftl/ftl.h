@@ -68,7 +68,7 @@ class Ftl {
   const FtlStats& stats() const { return m_stats; }
 
   std::uint32_t lookup(Lpn lpn) const { return m_l2p[lpn]; }
-  ReadPlan plan_read(Lpn lpn) const;  // where lpn's newest data is (read_plan.h)
+  ReadPlan plan_read(Lpn lpn) const { return ReadPlan::of(m_l2p[lpn], kBufferedBit, m_geo); }  // where lpn is
   // Starts loading lpn's mapping entry into the cache, for a lookup a little later: on a large
   // drive every random lookup is a cache miss, and misses started early overlap.
   void prefetch(Lpn lpn) const { __builtin_prefetch(&m_l2p[lpn]); }

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 
+#include "model/config/geometry.h"
 #include "model/core/types.h"
 
 namespace ssdlab {
@@ -19,6 +20,24 @@ struct ReadPlan {
   bool unmapped() const { return where == Where::kUnmapped; }
   bool in_buffer() const { return where == Where::kBuffer; }
   bool on_flash() const { return where == Where::kFlash; }
+
+  // Decodes an L2P entry: kUnmapped, `buffered_bit | slot`, or a physical unit. Only
+  // Ftl::plan_read calls this (with its own encoding); inline, since reads plan every unit.
+  static ReadPlan of(std::uint32_t entry, std::uint32_t buffered_bit, const Geometry& g) {
+    ReadPlan plan;
+    if (entry == kUnmapped) return plan;
+    if (entry & buffered_bit) {
+      plan.where = Where::kBuffer;
+      plan.slot = entry & ~buffered_bit;
+      return plan;
+    }
+    plan.where = Where::kFlash;
+    plan.unit = entry;
+    plan.block = g.block_of_unit(entry);
+    plan.page = g.page_of_unit(entry);
+    plan.die = g.die_of_block(plan.block);
+    return plan;
+  }
 };
 
 }  // namespace ssdlab

@@ -20,6 +20,9 @@ void DeviceController::drop_slot(std::uint32_t slot) {
 }
 
 void DeviceController::flush() {
+  // One function for the whole loop (as before the parts): the page program is placed inline,
+  // a call per page measured ~0.4 % more instructions on the quickstart.
+  const std::uint32_t upp = m_ftl.geometry().units_per_page;
   const auto drop = [this](std::uint32_t slot) { drop_slot(slot); };
   for (;;) {
     m_buffer.gather(m_ftl, drop);
@@ -27,34 +30,31 @@ void DeviceController::flush() {
     if (!m_buffer.stage_full() && !partial_flush_allowed()) break;
     const std::int64_t die = m_scheduler.pick_die([this](std::uint32_t d) { return m_ftl.can_place(d); });
     if (die < 0) break;
-    const std::uint32_t kept = m_buffer.restage(m_ftl, drop);
-    if (kept < m_ftl.geometry().units_per_page && (kept == 0 || !partial_flush_allowed())) continue;
-    if (!program_staged(static_cast<std::uint32_t>(die))) break;
+    const std::uint32_t count = m_buffer.restage(m_ftl, drop);
+    if (count < upp && (count == 0 || !partial_flush_allowed())) continue;
+    // The staged slots go as one page program on `die`, carrying their program record.
+    const std::uint32_t record = m_buffer.next_record();
+    m_scheduler.placed_on(static_cast<std::uint32_t>(die));
+    const std::uint64_t copied_before = m_ftl.stats().gc_units_copied;
+    const Lpn* lpns = m_buffer.staged_lpns();
+    const bool placed =
+        m_ftl.place(static_cast<std::uint32_t>(die), lpns, count, OpTicket::program(record).cookie(), m_ops);
+    // The firmware CPU does the GC bookkeeping now: it is busy that much longer.
+    const std::uint64_t copied = m_ftl.stats().gc_units_copied - copied_before;
+    if (copied) m_cpu.charge_gc(copied, now_picos());
+    if (!placed) {
+      submit_ops();  // GC work it may have started still has to run
+      break;
+    }
+    for (std::uint32_t i = 0; i < count; ++i) {
+      if (m_data) m_data->programmed(m_ftl.plan_read(lpns[i]).unit, m_buffer.staged_slot(i));
+      if (!m_map.unlimited()) m_map.access(lpns[i], true, OpTicket::none(), m_ops);  // the new mapping entry
+    }
+    m_buffer.programmed();
+    submit_ops();
   }
   grant_buffer_space();  // dropped slots may have made room
   check_flush_command();
-}
-
-bool DeviceController::program_staged(std::uint32_t die) {
-  const std::uint32_t record = m_buffer.next_record();
-  const std::uint32_t count = m_buffer.staged();
-  m_scheduler.placed_on(die);
-  const std::uint64_t copied_before = m_ftl.stats().gc_units_copied;
-  const bool placed = m_ftl.place(die, m_buffer.staged_lpns(), count, OpTicket::program(record).cookie(), m_ops);
-  // The firmware CPU does the GC bookkeeping now: it is busy that much longer.
-  m_cpu.charge_gc(m_ftl.stats().gc_units_copied - copied_before, now_picos());
-  if (!placed) {
-    submit_ops();  // GC work it may have started still has to run
-    return false;
-  }
-  const Lpn* lpns = m_buffer.staged_lpns();
-  for (std::uint32_t i = 0; i < count; ++i) {
-    if (m_data) m_data->programmed(m_ftl.plan_read(lpns[i]).unit, m_buffer.staged_slot(i));
-    if (!m_map.unlimited()) m_map.access(lpns[i], true, OpTicket::none(), m_ops);  // the new mapping entry
-  }
-  m_buffer.programmed();
-  submit_ops();
-  return true;
 }
 
 void DeviceController::submit_ops() {

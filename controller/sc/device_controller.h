@@ -110,8 +110,6 @@ class DeviceController : public sc_core::sc_module,
 
   // Flash side (device_backend.cpp).
   void flush();
-  // Places the staged slots as one page program on `die`; false if the die cannot take it.
-  bool program_staged(std::uint32_t die);
   bool partial_flush_allowed() const {
     return m_buffer.partial_flush_allowed(!m_config.controller.write_cache || m_draining || m_flush_tag >= 0,
                                           m_commands);
