@@ -46,9 +46,11 @@ void DeviceController::flush() {
       submit_ops();  // GC work it may have started still has to run
       break;
     }
-    for (std::uint32_t i = 0; i < count; ++i) {
-      if (m_data) m_data->programmed(m_ftl.plan_read(lpns[i]).unit, m_buffer.staged_slot(i));
-      if (!m_map.unlimited()) m_map.access(lpns[i], true, OpTicket::none(), m_ops);  // the new mapping entry
+    if (m_data || !m_map.unlimited()) {  // usually neither: no loop
+      for (std::uint32_t i = 0; i < count; ++i) {
+        if (m_data) m_data->programmed(m_ftl.plan_read(lpns[i]).unit, m_buffer.staged_slot(i));
+        if (!m_map.unlimited()) m_map.access(lpns[i], true, OpTicket::none(), m_ops);  // the new mapping entry
+      }
     }
     m_buffer.programmed();
     submit_ops();
