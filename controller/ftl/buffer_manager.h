@@ -150,7 +150,8 @@ class BufferManager {
   }
 
  private:
-  // Does `slot` still hold the newest data of its LPN?
+  // Does `slot` still hold the newest data of its LPN? Asked twice per unit flushed, so with
+  // the FTL's own entry test rather than plan_read() (4.5 M more instructions on the quickstart).
   bool newest(const Ftl& ftl, std::uint32_t slot) const {
     const std::uint32_t e = ftl.lookup(m_buffer.lpn(slot));
     return Ftl::is_buffered(e) && Ftl::buffer_slot(e) == slot;
