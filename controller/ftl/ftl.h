@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "controller/ftl/p2l_table.h"
+#include "controller/ftl/read_plan.h"
 #include "controller/gc/garbage_collector.h"
 #include "model/config/config.h"
 #include "model/config/geometry.h"
@@ -68,6 +69,7 @@ class Ftl {
   void register_stats(const class StatGroup& group) const;  // ftl_stats.cpp
 
   std::uint32_t lookup(Lpn lpn) const { return m_l2p[lpn]; }
+  ReadPlan plan_read(Lpn lpn) const { return ReadPlan::of(m_l2p[lpn], kBufferedBit, m_geo); }  // where lpn is
   // Starts loading lpn's mapping entry into the cache, for a lookup a little later: on a large
   // drive every random lookup is a cache miss, and misses started early overlap.
   void prefetch(Lpn lpn) const { __builtin_prefetch(&m_l2p[lpn]); }

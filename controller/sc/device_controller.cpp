@@ -1,7 +1,6 @@
 #include "controller/sc/device_controller.h"
 
 #include <algorithm>
-#include <cstring>
 
 namespace ssdlab {
 
@@ -12,40 +11,23 @@ DeviceController::DeviceController(sc_core::sc_module_name name, const DriveConf
       m_timeline(timeline),
       m_cpu_lane(timeline.add_lane()),
       m_ftl(config),
-      m_buffer_units(
-          static_cast<std::uint32_t>(config.controller.write_buffer_bytes / config.controller.mapping_unit_bytes)),
-      m_buffer(m_buffer_units + 1),
-      m_map_cache(m_ftl.user_units(), config.nand.page_size_bytes / 4,
-                  config.controller.mapping_cache_bytes
-                      ? config.controller.mapping_cache_bytes / config.nand.page_size_bytes
-                      : ~std::uint64_t(0)),
-      m_user_sectors(config.controller.user_bytes / kSectorBytes),
-      m_cpu_queue(kMaxTags),
-      m_buffer_waiters(kMaxTags) {
+      m_cpu(config.controller, CommandQueue::kMaxTags),
+      m_buffer(static_cast<std::uint32_t>(config.controller.write_buffer_bytes / config.controller.mapping_unit_bytes),
+               m_ftl.geometry().units_per_page, CommandQueue::kMaxTags),
+      m_scheduler(m_ftl.geometry().dies),
+      m_map(m_ftl, config, m_stats),
+      m_background(config.controller.gc, m_ftl.geometry().units_per_page),
+      m_user_sectors(config.controller.user_bytes / kSectorBytes) {
   const Geometry& g = m_ftl.geometry();
-  m_stage.reserve(g.units_per_page);
-  m_stage_lpns.reserve(g.units_per_page);
-  const std::uint32_t records = m_buffer.capacity();
-  m_record_slots.assign(std::size_t(records) * g.units_per_page, 0);
-  m_record_count.assign(records, 0);
-  for (std::uint32_t r = records; r > 0; --r) m_free_records.push_back(r - 1);
-  m_die_ops.assign(g.dies, 0);
-  m_dies_with_room = RoundRobinSet(g.dies);
-  m_dies_with_room.fill();
   m_ops.reserve(4 * std::size_t(g.pages_per_block) + 4);
-  if (keep_data) {
-    m_store = std::make_unique<PageStore>(g);
-    m_slot_data.assign(std::size_t(m_buffer.capacity()) * g.unit_bytes, 0);
-    m_read_scratch.assign(g.unit_bytes, 0);
-  }
-  if (keep_data || !m_map_cache.unlimited()) m_ftl.set_listener(this);
+  if (keep_data) m_data = std::make_unique<DataStore>(g, m_buffer.capacity());
+  if (keep_data || !m_map.unlimited()) m_ftl.set_listener(this);
 }
 
 void DeviceController::on_timer(std::uint32_t what) {
   if (what == kCpuTimer) {
     on_cpu_done();
   } else {
-    m_idle_armed = false;
     on_idle();
   }
 }
@@ -62,15 +44,8 @@ void DeviceController::receive_from_host(const Fis& fis) {
     return;
   }
   m_draining = false;
-  m_background = false;  // the host is back: idle-time GC stops issuing work
-  if (m_idle_armed) {
-    m_idle_armed = false;
-    m_timeline.cancel(*this, kIdleTimer);
-  }
-  Command& c = m_commands[fis.tag];
-  c = Command{};
-  c.serial = ++m_serial;
-  c.active = true;
+  if (m_background.stop()) m_timeline.cancel(*this, kIdleTimer);  // the host is back: idle-time GC stops
+  Command& c = m_commands.open(fis.tag);
   c.op = fis.command;
   c.lba = fis.lba;
   c.sectors = fis.sectors;
@@ -79,35 +54,17 @@ void DeviceController::receive_from_host(const Fis& fis) {
   // The firmware will look the first mapping entry up after its command cost: start the load.
   const std::uint64_t first_unit = fis.lba * kSectorBytes / m_config.controller.mapping_unit_bytes;
   if (fis.sectors && first_unit < m_ftl.user_units()) m_ftl.prefetch(static_cast<Lpn>(first_unit));
-  ++m_active_commands;
   m_was_quiescent = m_was_drained = false;
   ++m_stats.commands;
-  if (m_cpu_busy) {
-    m_cpu_queue.push(fis.tag);
-    return;
-  }
-  m_cpu_busy = true;
-  m_cpu_tag = fis.tag;
-  m_timeline.at(m_cpu_lane, now_picos() + cpu_cost(c.op), *this, kCpuTimer);
-}
-
-Picos DeviceController::cpu_cost(AtaCommand op) {
-  // One firmware CPU, one timeline: commands and foreground-GC bookkeeping in the order they
-  // arrive. Returns the delay until this command's processing ends.
-  const ControllerConfig& ctl = m_config.controller;
-  const Picos now = now_picos();
-  const Picos start = std::max(now, m_cpu_free_at_ps);
-  m_cpu_free_at_ps = start + ctl.firmware_cost_ps + (op == AtaCommand::kWriteFpdma ? ctl.firmware_write_cost_ps : 0);
-  return m_cpu_free_at_ps - now;
+  if (!m_cpu.arrive(fis.tag)) return;  // queued behind the command on the CPU
+  m_timeline.at(m_cpu_lane, now_picos() + m_cpu.cost(c.op, now_picos()), *this, kCpuTimer);
 }
 
 void DeviceController::on_cpu_done() {
-  const std::uint8_t tag = m_cpu_tag;
-  if (!m_cpu_queue.empty()) {
-    m_cpu_tag = m_cpu_queue.pop();
-    m_timeline.at(m_cpu_lane, now_picos() + cpu_cost(m_commands[m_cpu_tag].op), *this, kCpuTimer);
-  } else {
-    m_cpu_busy = false;
+  const std::uint8_t tag = m_cpu.running();
+  if (m_cpu.next()) {
+    const Picos now = now_picos();
+    m_timeline.at(m_cpu_lane, now + m_cpu.cost(m_commands[m_cpu.running()].op, now), *this, kCpuTimer);
   }
   dispatch(tag);
 }
@@ -131,11 +88,7 @@ void DeviceController::dispatch(std::uint8_t tag) {
     link->transmit(Fis{FisKind::kDataToDevice, tag, c.op, c.lba, c.sectors, trim_payload_bytes(c.sectors)});
     return;
   }
-  const std::uint32_t unit = m_config.controller.mapping_unit_bytes;
-  const std::uint64_t first_byte = c.lba * kSectorBytes;
-  const std::uint64_t end_byte = first_byte + std::uint64_t(c.sectors) * kSectorBytes;
-  c.first_lpn = static_cast<Lpn>(first_byte / unit);
-  c.units = static_cast<std::uint32_t>((end_byte + unit - 1) / unit - c.first_lpn);
+  c.map_units(m_config.controller.mapping_unit_bytes);
   if (c.op == AtaCommand::kReadFpdma) {
     start_read(tag);
   } else {
@@ -149,92 +102,56 @@ void DeviceController::complete(std::uint8_t tag, bool error) {
   Fis sdb{FisKind::kSetDeviceBits, tag};
   sdb.error = error;
   link->transmit(sdb);
-  m_commands[tag].active = false;
-  if (--m_active_commands == 0) host_went_idle();
+  if (m_commands.close(tag)) host_went_idle();
   check_quiescent();
 }
 
 void DeviceController::host_went_idle() {
-  if (m_config.controller.gc.idle_free_blocks == 0) return;
-  if (m_idle_armed) m_timeline.cancel(*this, kIdleTimer);
-  m_idle_armed = true;
-  m_timeline.after(m_config.controller.gc.idle_delay_ps, *this, kIdleTimer);
+  if (!m_background.enabled()) return;
+  if (m_background.arm()) m_timeline.cancel(*this, kIdleTimer);
+  m_timeline.after(m_background.idle_delay(), *this, kIdleTimer);
 }
 
 // ---- reads ---------------------------------------------------------------------------------
 
-void DeviceController::fill_unit(Lpn lpn, std::uint8_t* out) const {
-  const std::uint32_t unit = m_ftl.geometry().unit_bytes;
-  const std::uint32_t e = m_ftl.lookup(lpn);
-  if (e == kUnmapped) {
-    std::memset(out, 0, unit);
-  } else if (Ftl::is_buffered(e)) {
-    std::memcpy(out, &m_slot_data[std::size_t(Ftl::buffer_slot(e)) * unit], unit);
-  } else {
-    m_store->read(e, out);
-  }
-}
-
-void DeviceController::copy_read_data(const Command& c) {
-  // The data is what the mapping says at dispatch; the flash time is paid separately.
-  const std::uint32_t unit = m_ftl.geometry().unit_bytes;
-  const std::uint64_t first_byte = c.lba * kSectorBytes;
-  const std::uint64_t end_byte = first_byte + std::uint64_t(c.sectors) * kSectorBytes;
-  std::uint8_t* scratch = m_read_scratch.data();
-  for (std::uint32_t i = 0; i < c.units; ++i) {
-    const std::uint64_t unit_start = std::uint64_t(c.first_lpn + i) * unit;
-    const std::uint64_t from = std::max(unit_start, first_byte);
-    const std::uint64_t to = std::min(unit_start + unit, end_byte);
-    fill_unit(c.first_lpn + i, scratch);
-    std::memcpy(c.host_data + (from - first_byte), scratch + (from - unit_start), to - from);
-  }
-}
-
 void DeviceController::start_read(std::uint8_t tag) {
   Command& c = m_commands[tag];
-  const Geometry& g = m_ftl.geometry();
-  if (m_store && c.host_data) copy_read_data(c);
+  const std::uint32_t unit_bytes = m_ftl.geometry().unit_bytes;
+  if (m_data && c.host_data) m_data->copy_read(m_ftl, c);
   // Translation pages first: the data reads wait for any that must come from flash.
-  if (!m_map_cache.unlimited()) {
-    std::uint64_t last_page = ~std::uint64_t(0);
-    for (std::uint32_t i = 0; i < c.units; ++i) {
-      const std::uint64_t page = m_map_cache.translation_page(c.first_lpn + i);
-      if (page == last_page) continue;
-      last_page = page;
-      c.map_pending += map_access(c.first_lpn + i, false, tag | kMapCookie);
-    }
-  }
-  std::vector<NandOp>& data_ops = m_deferred[tag];
+  if (!m_map.unlimited()) c.map_pending += m_map.lookup_range(c.first_lpn, c.units, OpTicket::map_read(tag), m_ops);
+  std::vector<NandOp>& data_ops = m_map.deferred(tag);
   data_ops.clear();
   NandOp op;
   bool have_op = false;
   for (std::uint32_t i = 0; i < c.units; ++i) {
-    const std::uint32_t e = m_ftl.lookup(c.first_lpn + i);
-    if (e == kUnmapped) {
+    const ReadPlan plan = m_ftl.plan_read(c.first_lpn + i);
+    if (plan.unmapped()) {
       ++m_stats.read_units_unmapped;
       continue;
     }
-    if (Ftl::is_buffered(e)) {
+    if (plan.in_buffer()) {
       ++m_stats.read_units_from_buffer;
       continue;
     }
     ++m_stats.read_units_from_nand;
-    const std::uint32_t block = g.block_of_unit(e);
-    const std::uint32_t page = g.page_of_unit(e);
-    if (have_op && op.block == block && op.page == page) {
-      op.bytes += g.unit_bytes;  // another unit of the same page: one read
+    if (have_op && op.block == plan.block && op.page == plan.page) {
+      op.bytes += unit_bytes;  // another unit of the same page: one read
       continue;
     }
     if (have_op) data_ops.push_back(op);
-    op = NandOp{NandOpKind::kRead, OpOrigin::kHost, g.die_of_block(block), block, page, g.unit_bytes, tag};
+    op = NandOp{NandOpKind::kRead,
+                OpOrigin::kHost,
+                plan.die,
+                plan.block,
+                plan.page,
+                unit_bytes,
+                OpTicket::host_read(tag).cookie()};
     have_op = true;
   }
   if (have_op) data_ops.push_back(op);
   c.pending = static_cast<std::uint32_t>(data_ops.size());
-  if (c.map_pending == 0) {
-    m_ops.insert(m_ops.end(), data_ops.begin(), data_ops.end());
-    data_ops.clear();
-  }
+  if (c.map_pending == 0) m_map.release_deferred(tag, m_ops);
   submit_ops();
   if (c.pending == 0 && c.map_pending == 0) send_read_data(tag);
 }
@@ -274,11 +191,10 @@ void DeviceController::start_write(std::uint8_t tag) {
     const bool partial = side == 0 ? head_partial : tail_partial;
     const Lpn lpn = side == 0 ? c.first_lpn : c.first_lpn + c.units - 1;
     if (!partial || (side == 1 && head_partial && c.units == 1)) continue;
-    const std::uint32_t e = m_ftl.lookup(lpn);
-    if (e == kUnmapped || Ftl::is_buffered(e)) continue;
-    const std::uint32_t block = g.block_of_unit(e);
-    m_ops.push_back(NandOp{NandOpKind::kRead, OpOrigin::kHost, g.die_of_block(block), block, g.page_of_unit(e),
-                           g.unit_bytes, tag | kRmwCookie});
+    const ReadPlan plan = m_ftl.plan_read(lpn);
+    if (!plan.on_flash()) continue;
+    m_ops.push_back(NandOp{NandOpKind::kRead, OpOrigin::kHost, plan.die, plan.block, plan.page, g.unit_bytes,
+                           OpTicket::rmw_read(tag).cookie()});
     ++c.pending;
     ++m_stats.rmw_reads;
   }
@@ -290,45 +206,30 @@ void DeviceController::start_write(std::uint8_t tag) {
 }
 
 void DeviceController::request_buffer(std::uint8_t tag) {
-  if (!m_buffer_waiters.empty() || room_for(m_commands[tag]) < m_commands[tag].units) {
-    ++m_stats.buffer_waits;
-  }
-  m_buffer_waiters.push(tag);
+  if (m_buffer.wait(tag, m_commands[tag].units)) ++m_stats.buffer_waits;
   grant_buffer_space();
   // Still waiting with nothing on its way to free slots: a part-filled page may be all that
-  // holds them (see partial_flush_allowed).
-  if (!m_buffer_waiters.empty()) flush();
+  // holds them (see BufferManager::partial_flush_allowed).
+  if (m_buffer.waiting()) flush();
 }
 
 void DeviceController::grant_buffer_space() {
-  // Strict arrival order: a large write at the head is not overtaken.
-  while (!m_buffer_waiters.empty()) {
-    const std::uint8_t tag = m_buffer_waiters.front();
-    Command& c = m_commands[tag];
-    if (room_for(c) < c.units) return;
-    m_buffer_waiters.pop();
-    m_reserved_slots += c.units;
+  while (m_buffer.waiting()) {
+    const std::uint8_t tag = m_buffer.first_waiter();
+    const Command& c = m_commands[tag];
+    if (!m_buffer.grant(c.units)) return;
     link->transmit(Fis{FisKind::kDataToDevice, tag, c.op, c.lba, c.sectors, c.sectors * kSectorBytes});
   }
 }
 
 void DeviceController::data_arrived(std::uint8_t tag) {
   Command& c = m_commands[tag];
-  const std::uint32_t unit = m_ftl.geometry().unit_bytes;
-  const std::uint64_t first_byte = c.lba * kSectorBytes;
-  const std::uint64_t end_byte = first_byte + std::uint64_t(c.sectors) * kSectorBytes;
-  m_reserved_slots -= c.units;
+  const SlotOwner owner = m_commands.owner(tag);
+  m_buffer.unreserve(c.units);
   for (std::uint32_t i = 0; i < c.units; ++i) {
     const Lpn lpn = c.first_lpn + i;
-    const std::uint32_t slot = m_buffer.insert(lpn, c.serial << 8 | tag);
-    if (m_store && c.host_data) {
-      std::uint8_t* dst = &m_slot_data[std::size_t(slot) * unit];
-      const std::uint64_t unit_start = std::uint64_t(lpn) * unit;
-      const std::uint64_t from = std::max(unit_start, first_byte);
-      const std::uint64_t to = std::min(unit_start + unit, end_byte);
-      if (to - from < unit) fill_unit(lpn, dst);  // merge: the old contents first
-      std::memcpy(dst + (from - unit_start), c.host_data + (from - first_byte), to - from);
-    }
+    const std::uint32_t slot = m_buffer.accept(lpn, owner);
+    if (m_data && c.host_data) m_data->write_slot(m_ftl, c, lpn, slot);
     m_ftl.write_to_buffer(lpn, slot);
   }
   if (c.write_through) {
@@ -343,17 +244,10 @@ void DeviceController::trim_arrived(std::uint8_t tag) {
   // Only whole mapping units can be unmapped; the edges of an unaligned range keep their data.
   const Command& c = m_commands[tag];
   const std::uint64_t unit = m_ftl.geometry().unit_bytes;
-  const std::uint64_t first_byte = c.lba * kSectorBytes;
-  const std::uint64_t end_byte = first_byte + std::uint64_t(c.sectors) * kSectorBytes;
-  const std::uint64_t first = (first_byte + unit - 1) / unit;
-  const std::uint64_t end = end_byte / unit;
-  std::uint64_t last_page = ~std::uint64_t(0);
-  for (std::uint64_t lpn = first; lpn < end; ++lpn) {
-    m_ftl.trim(static_cast<Lpn>(lpn));
-    if (m_map_cache.unlimited() || m_map_cache.translation_page(lpn) == last_page) continue;
-    last_page = m_map_cache.translation_page(lpn);
-    map_access(static_cast<Lpn>(lpn), true, 0);
-  }
+  const std::uint64_t first = (c.first_byte() + unit - 1) / unit;
+  const std::uint64_t end = c.end_byte() / unit;
+  for (std::uint64_t lpn = first; lpn < end; ++lpn) m_ftl.trim(static_cast<Lpn>(lpn));
+  if (!m_map.unlimited()) m_map.update_range(first, end, m_ops);
   submit_ops();
   ++m_stats.trims;
   complete(tag);
@@ -362,7 +256,7 @@ void DeviceController::trim_arrived(std::uint8_t tag) {
 
 void DeviceController::check_flush_command() {
   if (m_flush_tag < 0) return;
-  if (m_buffer.dirty() != 0 || !m_stage.empty() || m_host_programs != 0) return;
+  if (!m_buffer.clean()) return;
   const auto tag = static_cast<std::uint8_t>(m_flush_tag);
   m_flush_tag = -1;
   complete(tag);

@@ -7,13 +7,13 @@
 namespace ssdlab {
 
 PreconditionResult DeviceController::precondition(const PreconditionSpec& spec) {
-  if (!quiescent() || !m_ops.empty() || m_buffer.dirty() != 0 || !m_stage.empty()) {
+  if (!quiescent() || !m_ops.empty() || m_buffer.dirty() != 0 || !m_buffer.stage_empty()) {
     throw std::logic_error("preconditioning needs a quiescent drive with an empty write buffer");
   }
   // Mapping-table traffic is what the untimed writes cost the cache: GC relocations reach it
   // through relocated(), each placed host page through page_placed(). Their flash operations
   // land in m_ops and are dropped there, as PageWriter drops the FTL's own.
-  PagePlacedListener* listener = m_map_cache.unlimited() ? nullptr : this;
+  PagePlacedListener* listener = m_map.unlimited() ? nullptr : this;
   PreconditionResult result;
   try {
     result = ssdlab::precondition(m_ftl, spec, listener);
@@ -28,21 +28,11 @@ PreconditionResult DeviceController::precondition(const PreconditionSpec& spec) 
 
 void DeviceController::page_placed(const Lpn* lpns, std::uint32_t count) {
   // As flush() does after Ftl::place(): the page's new mapping entries, after the GC work.
-  for (std::uint32_t i = 0; i < count; ++i) map_access(lpns[i], true, 0);
+  for (std::uint32_t i = 0; i < count; ++i) m_map.access(lpns[i], true, OpTicket::none(), m_ops);
   m_ops.clear();
 }
 
-void DeviceController::mapping_loaded() {
-  if (m_map_cache.unlimited()) return;
-  const std::uint64_t units = m_ftl.user_units();
-  for (std::uint64_t lpn = 0; lpn < units; ++lpn) {
-    const std::uint32_t e = m_ftl.lookup(static_cast<Lpn>(lpn));
-    if (e == kUnmapped || Ftl::is_buffered(e)) continue;
-    const std::uint64_t page = m_map_cache.translation_page(lpn);
-    m_map_cache.set_on_flash(page);
-    lpn = (page + 1) * m_map_cache.entries_per_page() - 1;  // on to the next translation page
-  }
-}
+void DeviceController::mapping_loaded() { m_map.mapping_loaded(m_ftl); }
 
 void DeviceController::start_of_simulation() {
   // The FTL may have been written through ftl() before the simulation (a mapping loaded, a

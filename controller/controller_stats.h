@@ -1,0 +1,22 @@
+// The controller's own counters (the FTL and the mapping cache keep theirs). Plain struct:
+// the firmware parts count into it where the work is done, DeviceController::stats() shows it.
+#pragma once
+
+#include <cstdint>
+
+namespace ssdlab {
+
+struct ControllerStats {
+  std::uint64_t commands = 0;
+  std::uint64_t read_units_from_buffer = 0;  // served from the write buffer
+  std::uint64_t read_units_unmapped = 0;     // never written / trimmed: zeros, no NAND read
+  std::uint64_t read_units_from_nand = 0;
+  std::uint64_t rmw_reads = 0;     // reads for partially written mapping units
+  std::uint64_t buffer_waits = 0;  // writes that waited for buffer space
+  std::uint64_t rejected = 0;      // commands completed with an error
+  std::uint64_t trims = 0, flushes = 0;
+  std::uint64_t background_gc_ops = 0;          // flash operations issued by idle-time GC
+  std::uint64_t map_reads = 0, map_writes = 0;  // translation pages read on a miss / written back
+};
+
+}  // namespace ssdlab

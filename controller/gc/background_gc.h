@@ -1,0 +1,60 @@
+// Idle-time (background) GC: once the host has been idle for gc.idle_delay, each idle die
+// collects victims a page of copies at a time until it has gc.idle_free_blocks free blocks;
+// a returning command stops it. Plain logic (the idle timer's state and the steps), owned by
+// the controller's SystemC module, which keeps the timer on the Timeline and submits the ops.
+#pragma once
+
+#include <cstdint>
+
+#include "controller/ftl/ftl.h"
+#include "model/config/config.h"
+#include "model/core/types.h"
+
+namespace ssdlab {
+
+class BackgroundGc {
+ public:
+  BackgroundGc(const GcConfig& config, std::uint32_t units_per_page)
+      : m_target_free(config.idle_free_blocks), m_idle_delay_ps(config.idle_delay_ps), m_step_units(units_per_page) {}
+
+  // Configured at all (gc.idle_free_blocks > 0)?
+  bool enabled() const { return m_target_free != 0; }
+  Picos idle_delay() const { return m_idle_delay_ps; }
+  bool armed() const { return m_armed; }
+  // Collecting: each die that runs out of queued work takes another step.
+  bool running() const { return m_running; }
+
+  // The host went idle: the idle timer is (re)started. True if one was pending (cancel it).
+  bool arm() {
+    const bool was = m_armed;
+    m_armed = true;
+    return was;
+  }
+  // A command arrived, or the host asks to hold background work: collection stops issuing
+  // work. True if the idle timer was pending (cancel it).
+  bool stop() {
+    m_running = false;
+    const bool was = m_armed;
+    m_armed = false;
+    return was;
+  }
+  // The idle timer fired. True if collection starts now (`host_idle`: no command in flight).
+  bool timer_fired(bool host_idle) {
+    m_armed = false;
+    if (!host_idle) return false;
+    m_running = true;
+    return true;
+  }
+  // One step on idle `die`: about a page of copies, so that a returning host waits for little.
+  // Appends its ops; false (nothing appended) when the die has nothing worth doing.
+  bool step(Ftl& ftl, std::uint32_t die, OpList& ops) const;
+
+ private:
+  std::uint32_t m_target_free;
+  Picos m_idle_delay_ps;
+  std::uint32_t m_step_units;
+  bool m_armed = false;    // the idle timer is pending
+  bool m_running = false;  // collecting
+};
+
+}  // namespace ssdlab

@@ -1,0 +1,72 @@
+// Host interface layer: the firmware CPU. Commands take it one at a time, in arrival order
+// (the queue says which runs next), and each costs firmware time; GC bookkeeping done while
+// placing pages makes it busy longer. Plain logic: the controller's SystemC module owns it and
+// schedules the end of each command's CPU work on its lane of the Timeline.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+
+#include "model/config/config.h"
+#include "model/core/ring.h"
+#include "model/core/sata_fis.h"
+#include "model/core/types.h"
+
+namespace ssdlab {
+
+class FirmwareCpu {
+ public:
+  FirmwareCpu(const ControllerConfig& config, std::uint32_t max_tags)
+      : m_command_cost_ps(config.firmware_cost_ps),
+        m_write_cost_ps(config.firmware_write_cost_ps),
+        m_gc_unit_cost_ps(config.firmware_gc_cost_ps),
+        m_queue(max_tags) {}
+
+  bool busy() const { return m_busy; }
+  std::uint8_t running() const { return m_running; }
+  std::size_t queued() const { return m_queue.size(); }
+
+  // Command `tag` arrived. True if it runs now (its work ends after cost()); false if it
+  // waits behind the one running.
+  bool arrive(std::uint8_t tag) {
+    if (m_busy) {
+      m_queue.push(tag);
+      return false;
+    }
+    m_busy = true;
+    m_running = tag;
+    return true;
+  }
+  // The running command's work ended. True if the next queued one starts now (running()).
+  bool next() {
+    if (m_queue.empty()) {
+      m_busy = false;
+      return false;
+    }
+    m_running = m_queue.pop();
+    return true;
+  }
+  // One firmware CPU, one timeline: commands and foreground-GC bookkeeping in the order they
+  // arrive. Books a command of kind `op` starting at `now` (or when the CPU is free) and
+  // returns the delay until its processing ends.
+  Picos cost(AtaCommand op, Picos now) {
+    const Picos start = std::max(now, m_free_at_ps);
+    m_free_at_ps = start + m_command_cost_ps + (op == AtaCommand::kWriteFpdma ? m_write_cost_ps : 0);
+    return m_free_at_ps - now;
+  }
+  // GC bookkeeping for `units` relocated units, done now: later commands start that much later.
+  void charge_gc(std::uint64_t units, Picos now) {
+    const Picos work = units * m_gc_unit_cost_ps;
+    if (work) m_free_at_ps = std::max(m_free_at_ps, now) + work;
+  }
+  Picos free_at() const { return m_free_at_ps; }
+
+ private:
+  Picos m_command_cost_ps, m_write_cost_ps, m_gc_unit_cost_ps;
+  Ring<std::uint8_t> m_queue;  // commands waiting for the CPU, in arrival order
+  bool m_busy = false;
+  std::uint8_t m_running = 0;
+  Picos m_free_at_ps = 0;  // end of all firmware CPU work scheduled (commands, GC bookkeeping)
+};
+
+}  // namespace ssdlab
