@@ -156,33 +156,75 @@ void ScenarioRunner::run() {
   m_sample_event.cancel();
 }
 
+const ScenarioRunner::SampleColumns& ScenarioRunner::sample_columns() {
+  if (m_columns) return *m_columns;
+  const StatCatalogue& cat = *ssd.stats.catalogue();
+  auto at = [&cat](const std::string& name) {
+    const std::int64_t i = cat.find(name);
+    if (i < 0) throw std::logic_error("time series: no statistic named " + name);
+    return static_cast<std::uint32_t>(i);
+  };
+  auto c = std::make_unique<SampleColumns>();
+  c->ios = at("host.ios");
+  c->read_bytes = at("host.read_bytes");
+  c->write_bytes = at("host.write_bytes");
+  c->free_blocks = at(stat_path::kFtl + "free_blocks");
+  c->host_units = at(stat_path::kFtl + "host_units_written");
+  c->nand_units = at(stat_path::kFtl + "nand_units_programmed");
+  c->gc_erases = at(stat_path::kFtl + "gc_erases");
+  c->dirty_units = at("drive.controller.buffer.dirty_units");
+  c->hit_rate = at("drive.controller.mapping_cache.hit_rate");
+  const StatDef& hit = cat.defs()[c->hit_rate];
+  if (hit.kind == StatKind::kRatio) {
+    c->hit_num = hit.numerator;
+    c->hit_den = hit.denominator;
+  }
+  c->die_busy = cat.matching(stat_path::kDieBusy);
+  m_columns = std::move(c);
+  return *m_columns;
+}
+
 void ScenarioRunner::on_sample() {
   if (!m_sampling) return;
-  const StatsSnapshot snap = ssd.stats.snapshot(now_picos());
-  const StatsDelta d = ssd.stats.diff(m_last_sample, snap);
-  const double dt = double(d.span_ps()) / double(kPicosPerSec);
-  const std::uint64_t ios = d.count("host.ios");
+  const SampleColumns& col = sample_columns();
+  ssd.stats.snapshot_into(now_picos(), m_sample);
+  const StatsSnapshot& a = m_last_sample;
+  const StatsSnapshot& b = m_sample;
+  auto count = [&](std::uint32_t i) { return b.values[i].count - a.values[i].count; };
+  const Picos span = b.time_ps - a.time_ps;
+  const double dt = double(span) / double(kPicosPerSec);
+  const std::uint64_t ios = count(col.ios);
   Sample s;
-  s.time_s = double(snap.time_ps) / double(kPicosPerSec);
+  s.time_s = double(b.time_ps) / double(kPicosPerSec);
   s.phase = m_current_phase;
   if (dt > 0) {
-    s.read_mbps = double(d.count("host.read_bytes")) / dt / 1e6;
-    s.write_mbps = double(d.count("host.write_bytes")) / dt / 1e6;
+    s.read_mbps = double(count(col.read_bytes)) / dt / 1e6;
+    s.write_mbps = double(count(col.write_bytes)) / dt / 1e6;
     s.iops = double(ios) / dt;
   }
-  s.free_blocks = static_cast<std::uint64_t>(d.level(stat_path::kFtl + "free_blocks"));
-  const std::uint64_t host = d.count(stat_path::kFtl + "host_units_written");
-  if (host) s.waf = double(d.count(stat_path::kFtl + "nand_units_programmed")) / double(host);
-  s.gc_erases = d.count(stat_path::kFtl + "gc_erases");
-  const double hit_rate = d.value("drive.controller.mapping_cache.hit_rate");
-  if (hit_rate >= 0) s.map_hit_rate = hit_rate;  // NaN: no access
-  s.buffer_dirty_units = static_cast<std::uint64_t>(d.level("drive.controller.buffer.dirty_units"));
-  s.die_busy = d.mean_busy_fraction(stat_path::kDieBusy);
+  s.free_blocks = static_cast<std::uint64_t>(b.values[col.free_blocks].level);
+  const std::uint64_t host = count(col.host_units);
+  if (host) s.waf = double(count(col.nand_units)) / double(host);
+  s.gc_erases = count(col.gc_erases);
+  if (col.hit_den.empty()) {
+    s.map_hit_rate = b.values[col.hit_rate].level;  // the whole table in DRAM: a level (1)
+  } else {
+    std::uint64_t num = 0, den = 0;
+    for (const std::uint32_t k : col.hit_num) num += count(k);
+    for (const std::uint32_t k : col.hit_den) den += count(k);
+    if (den) s.map_hit_rate = double(num) / double(den);  // else: no access
+  }
+  s.buffer_dirty_units = static_cast<std::uint64_t>(b.values[col.dirty_units].level);
+  if (span > 0 && !col.die_busy.empty()) {
+    double busy = 0;
+    for (const std::uint32_t k : col.die_busy) busy += double(count(k));
+    s.die_busy = busy / double(span) / double(col.die_busy.size());
+  }
   m_samples.push_back(s);
   // A job whose requests stop completing for a long simulated time means a stalled drive
   // (a firmware bug): report it instead of sampling forever.
   if (driver.running() && ios == 0) {
-    m_stalled_ps += d.span_ps();
+    m_stalled_ps += span;
     if (m_stalled_ps > kStallLimitPs) {
       m_error = m_scenario.path + ": phase '" + m_scenario.phases[m_current_phase].name +
                 "': the drive completed no request for " + std::to_string(kStallLimitPs / kPicosPerSec) +
@@ -194,7 +236,7 @@ void ScenarioRunner::on_sample() {
   } else {
     m_stalled_ps = 0;
   }
-  m_last_sample = snap;
+  std::swap(m_last_sample, m_sample);
   m_sample_event.notify(to_sc_time(m_scenario.sample_interval_ps));
 }
 

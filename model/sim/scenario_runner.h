@@ -3,6 +3,7 @@
 #pragma once
 
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -49,7 +50,15 @@ class ScenarioRunner : public sc_core::sc_module {
   sc_core::sc_event m_sample_event;
   bool m_sampling = false;
   std::uint32_t m_current_phase = 0;
-  StatsSnapshot m_last_sample;
+  StatsSnapshot m_last_sample, m_sample;
+  // The time-series columns' statistics by catalogue index, looked up once (by name, at the
+  // first sample) so that a sample costs one snapshot and a few subtractions.
+  struct SampleColumns {
+    std::uint32_t ios, read_bytes, write_bytes, free_blocks, host_units, nand_units, gc_erases, dirty_units, hit_rate;
+    std::vector<std::uint32_t> hit_num, hit_den, die_busy;
+  };
+  std::unique_ptr<SampleColumns> m_columns;
+  const SampleColumns& sample_columns();
   Picos m_stalled_ps = 0;
   static constexpr Picos kStallLimitPs = 3600 * kPicosPerSec;
 };

@@ -253,10 +253,15 @@ void StatGroup::ratio(const std::string& name, const std::vector<std::string>& n
 }
 
 StatsSnapshot StatsTree::snapshot(Picos now_ps) const {
-  m_frozen = true;
   StatsSnapshot snap;
+  snapshot_into(now_ps, snap);
+  return snap;
+}
+
+void StatsTree::snapshot_into(Picos now_ps, StatsSnapshot& snap) const {
+  m_frozen = true;
   snap.time_ps = now_ps;
-  snap.values.resize(m_sources.size());
+  snap.values.assign(m_sources.size(), StatValue{});
   for (std::size_t i = 0; i < m_sources.size(); ++i) {
     const Source& s = m_sources[i];
     if (s.value) {
@@ -267,7 +272,6 @@ StatsSnapshot StatsTree::snapshot(Picos now_ps) const {
       snap.values[i].level = s.get_level();
     }
   }
-  return snap;
 }
 
 }  // namespace ssdlab

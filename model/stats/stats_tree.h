@@ -145,6 +145,8 @@ class StatsTree {
   StatGroup group(const std::string& name);
   // Every registered value now (getters run here); registration ends with the first snapshot.
   StatsSnapshot snapshot(Picos now_ps) const;
+  // The same into `out`, reusing its storage (the time-series sampler, once per interval).
+  void snapshot_into(Picos now_ps, StatsSnapshot& out) const;
   StatsDelta diff(const StatsSnapshot& begin, const StatsSnapshot& end) const {
     return StatsDelta(m_catalogue, begin, end);
   }
