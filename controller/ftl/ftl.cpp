@@ -165,12 +165,10 @@ void Ftl::erase_victim(std::uint32_t die, std::uint32_t block, OpList& ops) {
   append_op(ops, NandOpKind::kErase, OpOrigin::kGc, die, block, 0, 0, 0);
 }
 
-void Ftl::program_copies(std::uint32_t die, const Lpn* lpns, std::uint32_t count, OpList& ops) {
-  OpenBlock& gc = m_dies[die].gc;
-  if (gc.block < 0 && !open_block(die, gc, 0)) {
+void Ftl::open_gc_block(std::uint32_t die) {
+  if (!open_block(die, m_dies[die].gc, 0)) {
     throw std::logic_error("GC has no free block for its copies on die " + std::to_string(die));
   }
-  program_page(die, gc, lpns, count, OpOrigin::kGc, 0, ops);
 }
 
 bool Ftl::can_place(std::uint32_t die) const {
@@ -181,9 +179,7 @@ bool Ftl::can_place(std::uint32_t die) const {
 }
 
 bool Ftl::place(std::uint32_t die, const Lpn* lpns, std::uint32_t count, std::uint32_t cookie, OpList& ops) {
-  // GC owes work only while a victim is in progress or the die is below its low mark: test
-  // that here, inline, so that the common page program does not call out.
-  if (m_gc.active_victim(die) >= 0 || needs_gc(die)) m_gc.pay_for_host_page(*this, die, count, ops);
+  m_gc.pay_for_host_page(*this, die, count, ops);  // inline (end of ftl.h): GC's share of this page
   DieState& d = m_dies[die];
   if (d.host.block < 0) {
     // Down to the reserve: the host waits for whole victims.

@@ -161,7 +161,13 @@ class Ftl {
   void start_collecting(std::uint32_t block);
   // Programs one GC page of `count` relocated LPNs on the die's GC write point (a new block
   // from the free pool when needed: the host's reserve is for this).
-  void program_copies(std::uint32_t die, const Lpn* lpns, std::uint32_t count, OpList& ops);
+  // Inline: one GC page program per relocated page (the hot path of steady-state random writes).
+  void program_copies(std::uint32_t die, const Lpn* lpns, std::uint32_t count, OpList& ops) {
+    OpenBlock& gc = m_dies[die].gc;
+    if (gc.block < 0) open_gc_block(die);
+    program_page(die, gc, lpns, count, OpOrigin::kGc, 0, ops);
+  }
+  void open_gc_block(std::uint32_t die);  // throws when the die has no free block left
   // The collected (now empty) block is erased and goes back to the die's free pool.
   void erase_victim(std::uint32_t die, std::uint32_t block, OpList& ops);
   // ----
@@ -189,5 +195,18 @@ class Ftl {
   FtlListener* m_listener = nullptr;
   FtlStats m_stats;
 };
+
+// Defined here, where Ftl is complete, so that Ftl::place and the collector inline it: called
+// for every host page program while a victim is in progress.
+inline void GarbageCollector::pay_for_host_page(Ftl& ftl, std::uint32_t die, std::uint32_t units, OpList& ops) {
+  Die& d = m_dies[die];
+  if (d.victim < 0 && ftl.free_blocks(die) < m_config.free_blocks_low) start_victim(ftl, die, ops);
+  if (d.victim < 0) return;
+  // Pay-as-you-go: valid/invalid copies of the victim for every host unit.
+  d.credit += std::uint64_t(units) * d.victim_valid_at_start;
+  const std::uint64_t copies = d.credit / d.victim_invalid_at_start;
+  d.credit -= copies * d.victim_invalid_at_start;
+  if (copies) copy_from_victim(ftl, die, copies, ops);
+}
 
 }  // namespace ssdlab

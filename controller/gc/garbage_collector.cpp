@@ -22,17 +22,6 @@ void GarbageCollector::clear() {
   }
 }
 
-void GarbageCollector::pay_for_host_page(Ftl& ftl, std::uint32_t die, std::uint32_t units, std::vector<NandOp>& ops) {
-  Die& d = m_dies[die];
-  if (d.victim < 0 && ftl.free_blocks(die) < m_config.free_blocks_low) start_victim(ftl, die, ops);
-  if (d.victim < 0) return;
-  // Pay-as-you-go: valid/invalid copies of the victim for every host unit.
-  d.credit += std::uint64_t(units) * d.victim_valid_at_start;
-  const std::uint64_t copies = d.credit / d.victim_invalid_at_start;
-  d.credit -= copies * d.victim_invalid_at_start;
-  if (copies) copy_from_victim(ftl, die, copies, ops);
-}
-
 bool GarbageCollector::start_victim(Ftl& ftl, std::uint32_t die, std::vector<NandOp>& ops) {
   Die& d = m_dies[die];
   const std::uint32_t units_per_block = ftl.geometry().units_per_block;

@@ -59,7 +59,8 @@ class GarbageCollector {
 
   // Before the FTL places a host page of `units` units on `die`: starts a victim if the die is
   // below `free_blocks_low`, then relocates the page's share of the victim in progress.
-  void pay_for_host_page(Ftl& ftl, std::uint32_t die, std::uint32_t units, std::vector<NandOp>& ops);
+  // Inline, defined at the end of controller/ftl/ftl.h (it needs the whole Ftl).
+  inline void pay_for_host_page(Ftl& ftl, std::uint32_t die, std::uint32_t units, std::vector<NandOp>& ops);
   // Collects one whole victim now (finishing the one in progress first). False if no victim
   // frees space.
   bool collect_one(Ftl& ftl, std::uint32_t die, std::vector<NandOp>& ops);
