@@ -179,7 +179,9 @@ bool Ftl::can_place(std::uint32_t die) const {
 }
 
 bool Ftl::place(std::uint32_t die, const Lpn* lpns, std::uint32_t count, std::uint32_t cookie, OpList& ops) {
-  m_gc.pay_for_host_page(*this, die, count, ops);  // inline (end of ftl.h): GC's share of this page
+  // GC owes work only while a victim is in progress or the die is below its low mark: tested
+  // here first, so that the common page program skips the inlined accounting.
+  if (m_gc.active_victim(die) >= 0 || needs_gc(die)) m_gc.pay_for_host_page(*this, die, count, ops);
   DieState& d = m_dies[die];
   if (d.host.block < 0) {
     // Down to the reserve: the host waits for whole victims.
