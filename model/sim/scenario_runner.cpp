@@ -174,11 +174,6 @@ const ScenarioRunner::SampleColumns& ScenarioRunner::sample_columns() {
   c->gc_erases = at(stat_path::kFtl + "gc_erases");
   c->dirty_units = at("drive.controller.buffer.dirty_units");
   c->hit_rate = at("drive.controller.mapping_cache.hit_rate");
-  const StatDef& hit = cat.defs()[c->hit_rate];
-  if (hit.kind == StatKind::kRatio) {
-    c->hit_num = hit.numerator;
-    c->hit_den = hit.denominator;
-  }
   c->die_busy = cat.matching(stat_path::kDieBusy);
   m_columns = std::move(c);
   return *m_columns;
@@ -188,38 +183,30 @@ void ScenarioRunner::on_sample() {
   if (!m_sampling) return;
   const SampleColumns& col = sample_columns();
   ssd.stats.snapshot_into(now_picos(), m_sample);
-  const StatsSnapshot& a = m_last_sample;
-  const StatsSnapshot& b = m_sample;
-  auto count = [&](std::uint32_t i) { return b.values[i].count - a.values[i].count; };
-  const Picos span = b.time_ps - a.time_ps;
+  if (m_interval.empty())
+    m_interval = ssd.stats.diff(m_last_sample, m_sample);
+  else
+    m_interval.assign(m_last_sample, m_sample);
+  const StatsDelta& d = m_interval;
+  const Picos span = d.span_ps();
   const double dt = double(span) / double(kPicosPerSec);
-  const std::uint64_t ios = count(col.ios);
+  const std::uint64_t ios = d.count_at(col.ios);
   Sample s;
-  s.time_s = double(b.time_ps) / double(kPicosPerSec);
+  s.time_s = double(m_sample.time_ps) / double(kPicosPerSec);
   s.phase = m_current_phase;
   if (dt > 0) {
-    s.read_mbps = double(count(col.read_bytes)) / dt / 1e6;
-    s.write_mbps = double(count(col.write_bytes)) / dt / 1e6;
+    s.read_mbps = double(d.count_at(col.read_bytes)) / dt / 1e6;
+    s.write_mbps = double(d.count_at(col.write_bytes)) / dt / 1e6;
     s.iops = double(ios) / dt;
   }
-  s.free_blocks = static_cast<std::uint64_t>(b.values[col.free_blocks].level);
-  const std::uint64_t host = count(col.host_units);
-  if (host) s.waf = double(count(col.nand_units)) / double(host);
-  s.gc_erases = count(col.gc_erases);
-  if (col.hit_den.empty()) {
-    s.map_hit_rate = b.values[col.hit_rate].level;  // the whole table in DRAM: a level (1)
-  } else {
-    std::uint64_t num = 0, den = 0;
-    for (const std::uint32_t k : col.hit_num) num += count(k);
-    for (const std::uint32_t k : col.hit_den) den += count(k);
-    if (den) s.map_hit_rate = double(num) / double(den);  // else: no access
-  }
-  s.buffer_dirty_units = static_cast<std::uint64_t>(b.values[col.dirty_units].level);
-  if (span > 0 && !col.die_busy.empty()) {
-    double busy = 0;
-    for (const std::uint32_t k : col.die_busy) busy += double(count(k));
-    s.die_busy = busy / double(span) / double(col.die_busy.size());
-  }
+  s.free_blocks = static_cast<std::uint64_t>(d.level_at(col.free_blocks));
+  const std::uint64_t host = d.count_at(col.host_units);
+  if (host) s.waf = double(d.count_at(col.nand_units)) / double(host);
+  s.gc_erases = d.count_at(col.gc_erases);
+  const double hit_rate = d.value_at(col.hit_rate);
+  if (hit_rate >= 0) s.map_hit_rate = hit_rate;  // NaN: no access
+  s.buffer_dirty_units = static_cast<std::uint64_t>(d.level_at(col.dirty_units));
+  s.die_busy = d.mean_busy_fraction_at(col.die_busy);
   m_samples.push_back(s);
   // A job whose requests stop completing for a long simulated time means a stalled drive
   // (a firmware bug): report it instead of sampling forever.

@@ -51,11 +51,12 @@ class ScenarioRunner : public sc_core::sc_module {
   bool m_sampling = false;
   std::uint32_t m_current_phase = 0;
   StatsSnapshot m_last_sample, m_sample;
+  StatsDelta m_interval;  // the last interval, storage reused
   // The time-series columns' statistics by catalogue index, looked up once (by name, at the
-  // first sample) so that a sample costs one snapshot and a few subtractions.
+  // first sample) so that a sample costs one snapshot and one delta, no name lookups.
   struct SampleColumns {
     std::uint32_t ios, read_bytes, write_bytes, free_blocks, host_units, nand_units, gc_erases, dirty_units, hit_rate;
-    std::vector<std::uint32_t> hit_num, hit_den, die_busy;
+    std::vector<std::uint32_t> die_busy;
   };
   std::unique_ptr<SampleColumns> m_columns;
   const SampleColumns& sample_columns();

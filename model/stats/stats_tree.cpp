@@ -65,7 +65,12 @@ std::uint32_t StatCatalogue::add(StatDef def) {
 
 StatsDelta::StatsDelta(std::shared_ptr<const StatCatalogue> catalogue, const StatsSnapshot& begin,
                        const StatsSnapshot& end)
-    : m_catalogue(std::move(catalogue)), m_span_ps(end.time_ps - begin.time_ps) {
+    : m_catalogue(std::move(catalogue)) {
+  assign(begin, end);
+}
+
+void StatsDelta::assign(const StatsSnapshot& begin, const StatsSnapshot& end) {
+  m_span_ps = end.time_ps - begin.time_ps;
   const std::size_t n = m_catalogue->size();
   if (begin.values.size() != n || end.values.size() != n || end.time_ps < begin.time_ps) {
     throw std::logic_error("statistics snapshots of different trees or in the wrong order");
@@ -122,7 +127,10 @@ double StatsDelta::value(const std::string& name) const {
   if (empty()) return 0;
   const std::int64_t i = m_catalogue->find(name);
   if (i < 0) throw std::out_of_range("no statistic named " + name);
-  const auto k = static_cast<std::uint32_t>(i);
+  return value_at(static_cast<std::uint32_t>(i));
+}
+
+double StatsDelta::value_at(std::uint32_t k) const {
   switch (m_catalogue->defs()[k].kind) {
     case StatKind::kCounter:
       return double(count_at(k));
@@ -138,8 +146,11 @@ double StatsDelta::value(const std::string& name) const {
 
 double StatsDelta::mean_busy_fraction(const std::string& pattern) const {
   if (empty() || m_span_ps == 0) return 0;
-  const std::vector<std::uint32_t> matches = m_catalogue->matching(pattern);
-  if (matches.empty()) return 0;
+  return mean_busy_fraction_at(m_catalogue->matching(pattern));
+}
+
+double StatsDelta::mean_busy_fraction_at(const std::vector<std::uint32_t>& matches) const {
+  if (empty() || m_span_ps == 0 || matches.empty()) return 0;
   double busy = 0;
   for (const std::uint32_t i : matches) busy += double(m_values[i].count);
   return busy / double(m_span_ps) / double(matches.size());

@@ -94,7 +94,12 @@ class StatsDelta {
   // in registration order; 0 when none matches or the span is empty.
   double mean_busy_fraction(const std::string& pattern) const;
 
-  // By catalogue index.
+  // Recomputes the delta from two snapshots of the same tree, reusing its storage (the
+  // time-series sampler, once per interval).
+  void assign(const StatsSnapshot& begin, const StatsSnapshot& end);
+  // By catalogue index (looked up once with StatCatalogue::find / matching).
+  double value_at(std::uint32_t i) const;
+  double mean_busy_fraction_at(const std::vector<std::uint32_t>& indices) const;
   std::uint64_t count_at(std::uint32_t i) const { return m_values[i].count; }
   double level_at(std::uint32_t i) const { return m_values[i].level; }
   double busy_fraction_at(std::uint32_t i) const;
