@@ -3,6 +3,7 @@
 
 #include <cstdint>
 
+#include "model/core/anatomy.h"
 #include "model/core/sata_fis.h"
 #include "model/core/types.h"
 
@@ -19,6 +20,7 @@ struct IoRequest {
   Picos issued_ps = 0, tagged_ps = 0, completed_ps = 0;
   std::uint32_t id = 0;   // owner's index
   std::uint64_t seq = 0;  // issue order
+  Anatomy anatomy;        // where its latency went (model/core/anatomy.h)
   bool is_write() const { return command == AtaCommand::kWriteFpdma; }
 };
 

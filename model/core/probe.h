@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "model/core/anatomy.h"
 #include "model/core/nand_op.h"
@@ -34,6 +35,34 @@ class Probe {
   virtual void gc_victim(std::uint32_t /*die*/, std::uint32_t /*block*/, std::uint32_t /*valid_units*/) {}
   // A host request completed (host side); its anatomy is complete.
   virtual void command_done(const IoRequest& /*request*/) {}
+};
+
+// Several instruments at once: forwards every event to each attached probe in order.
+class ProbeFanout final : public Probe {
+ public:
+  void add(Probe& p) { m_probes.push_back(&p); }
+  bool empty() const { return m_probes.empty(); }
+  void nand_op(const NandOp& op, const OpTiming& t, const std::uint64_t* serials, std::uint32_t count) override {
+    for (Probe* p : m_probes) p->nand_op(op, t, serials, count);
+  }
+  void bus(std::uint32_t channel, std::uint32_t die, Picos start, Picos end) override {
+    for (Probe* p : m_probes) p->bus(channel, die, start, end);
+  }
+  void fis(const Fis& fis, Picos start, Picos end) override {
+    for (Probe* p : m_probes) p->fis(fis, start, end);
+  }
+  void firmware(std::uint64_t serial, std::uint8_t tag, AtaCommand command, Picos start, Picos end) override {
+    for (Probe* p : m_probes) p->firmware(serial, tag, command, start, end);
+  }
+  void gc_victim(std::uint32_t die, std::uint32_t block, std::uint32_t valid_units) override {
+    for (Probe* p : m_probes) p->gc_victim(die, block, valid_units);
+  }
+  void command_done(const IoRequest& request) override {
+    for (Probe* p : m_probes) p->command_done(request);
+  }
+
+ private:
+  std::vector<Probe*> m_probes;
 };
 
 }  // namespace ssdlab

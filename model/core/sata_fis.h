@@ -9,6 +9,8 @@
 
 namespace ssdlab {
 
+struct Anatomy;  // model/core/anatomy.h
+
 enum class AtaCommand : std::uint8_t {
   kReadFpdma,          // READ FPDMA QUEUED (READ DMA EXT when NCQ is off)
   kWriteFpdma,         // WRITE FPDMA QUEUED (WRITE DMA EXT when NCQ is off)
@@ -49,6 +51,8 @@ struct Fis {
   // Host memory the command's data is moved from/to (the PRD table, reduced to one buffer);
   // null when the simulation does not carry data.
   std::uint8_t* host_data = nullptr;
+  // The request's latency anatomy the drive stamps (model/core/anatomy.h); null: not kept.
+  Anatomy* anatomy = nullptr;
 };
 
 }  // namespace ssdlab

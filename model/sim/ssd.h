@@ -11,6 +11,7 @@
 #include "host/sata/ahci_hba.h"
 #include "host/sata/sata_link.h"
 #include "model/config/config.h"
+#include "model/core/probe.h"
 #include "model/stats/stats_tree.h"
 #include "nand/flash_array.h"
 
@@ -24,6 +25,11 @@ class Ssd : public sc_core::sc_module {
   SataLink link;
   AhciHba hba;
   StatsTree stats;
+  // Instruments attached to this drive (VCD, trace, latency log): every module reports to the
+  // fanout once at least one is attached, and tests a null pointer otherwise.
+  ProbeFanout probes;
+  // Attach before the simulation starts; `p` must outlive the drive's run.
+  void add_probe(Probe& p) { probes.add(p); }
 
   // `keep_data`: carry real bytes through buffer and flash (the NBD server does).
   Ssd(sc_core::sc_module_name name, const DriveConfig& config, bool keep_data = false)
