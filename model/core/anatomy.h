@@ -35,9 +35,8 @@ constexpr std::size_t kParts = static_cast<std::size_t>(Part::kCount);
 // Stable names (summary.json keys, latency-log columns, explain text).
 inline const char* part_name(Part p) {
   static constexpr const char* kNames[kParts] = {
-      "host_queue", "link_wait",     "link_transfer", "fw_queue",     "firmware", "map_wait",
-      "buffer_wait", "staging",      "die_wait_host", "die_wait_gc",  "die_wait_map",
-      "bus_wait",   "bus_transfer",  "array",         "flush_wait"};
+      "host_queue",    "link_wait",   "link_transfer", "fw_queue", "firmware",     "map_wait", "buffer_wait", "staging",
+      "die_wait_host", "die_wait_gc", "die_wait_map",  "bus_wait", "bus_transfer", "array",    "flush_wait"};
   return kNames[static_cast<std::size_t>(p)];
 }
 
@@ -47,8 +46,7 @@ inline const char* part_name(Part p) {
 // bus), -> array_end (array), -> out_bus_start (bus wait for the data out; reads with data),
 // -> finished (data out). For ops without a data-out phase out_bus_start == finished == array_end.
 struct OpTiming {
-  Picos submitted = 0, started = 0, cmd_bus_start = 0, array_start = 0, array_end = 0, out_bus_start = 0,
-        finished = 0;
+  Picos submitted = 0, started = 0, cmd_bus_start = 0, array_start = 0, array_end = 0, out_bus_start = 0, finished = 0;
   std::array<Picos, 3> behind{};  // indexed by OpOrigin: host, GC, map
 };
 
