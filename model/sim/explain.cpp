@@ -139,14 +139,15 @@ std::string number(double v, const char* fmt) {
 // Why the largest part of a composition is that large: the drive-side cause, when known.
 std::string cause(const std::string& part, const nlohmann::json& phase, const DieGc& dg) {
   const double waf = phase.contains("waf") && phase.at("waf").is_number() ? phase.at("waf").get<double>() : 0.0;
-  std::string dies = dg.die >= 0 ? "the dies were busy " + number(100 * dg.mean_busy, "%.0f") + " % of the phase" +
-                                       (dg.mean_gc > 0.005 ? ", " + number(100 * dg.mean_gc, "%.0f") + " points of it on GC"
-                                                           : "")
-                                 : "";
+  std::string dies =
+      dg.die >= 0 ? "the dies were busy " + number(100 * dg.mean_busy, "%.0f") + " % of the phase" +
+                        (dg.mean_gc > 0.005 ? ", " + number(100 * dg.mean_gc, "%.0f") + " points of it on GC" : "")
+                  : "";
   if (part == "buffer_wait" || part == "staging") {
     std::string s = "the buffer frees space only as its pages are programmed";
     if (!dies.empty()) s += "; " + dies;
-    if (waf > 1.05) s += " (WAF " + number(waf, "%.2f") + ": " + number(waf - 1, "%.2f") + " GC copies per unit written)";
+    if (waf > 1.05)
+      s += " (WAF " + number(waf, "%.2f") + ": " + number(waf - 1, "%.2f") + " GC copies per unit written)";
     return s;
   }
   if (part == "die_wait_gc") {
@@ -162,7 +163,15 @@ std::string cause(const std::string& part, const nlohmann::json& phase, const Di
     return "translation pages not in the mapping cache are read from flash first (" +
            std::to_string(phase.value("map_reads", 0)) + " such reads)";
   }
-  if (part == "fw_queue") return "the firmware CPU handles one command at a time and was saturated";
+  if (part == "fw_queue") {
+    std::string s = "the firmware CPU handles one command at a time and was saturated";
+    const std::uint64_t copied = phase.value("gc_units_copied", std::uint64_t(0));
+    if (copied > 0) {
+      s += "; it also does the GC bookkeeping, charged per unit relocated (" + std::to_string(copied) +
+           " units in this phase, WAF " + number(waf, "%.2f") + ")";
+    }
+    return s;
+  }
   return "";
 }
 
@@ -216,13 +225,15 @@ std::string explain_summary(const nlohmann::json& summary) {
   std::string out = "scenario '" + summary.value("scenario", std::string("?")) + "' on drive '" +
                     summary.value("drive", std::string("?")) + "'\n";
   for (const nlohmann::json& phase : summary["phases"]) {
-    const std::uint64_t reads = phase.value("reads", std::uint64_t(0)), writes = phase.value("writes", std::uint64_t(0));
+    const std::uint64_t reads = phase.value("reads", std::uint64_t(0)),
+                        writes = phase.value("writes", std::uint64_t(0));
     if (reads + writes == 0) continue;
     out += "\nphase '" + phase.value("name", std::string("?")) + "' (" + phase.value("kind", std::string("?")) + ", " +
            number(phase.value("sim_seconds", 0.0), "%.3f") + " s simulated): ";
     if (reads) out += std::to_string(reads) + " reads at " + number(phase.value("read_mbps", 0.0), "%.1f") + " MB/s";
     if (reads && writes) out += ", ";
-    if (writes) out += std::to_string(writes) + " writes at " + number(phase.value("write_mbps", 0.0), "%.1f") + " MB/s";
+    if (writes)
+      out += std::to_string(writes) + " writes at " + number(phase.value("write_mbps", 0.0), "%.1f") + " MB/s";
     if (phase.contains("waf") && phase["waf"].is_number()) out += ", WAF " + number(phase["waf"].get<double>(), "%.2f");
     out += "\n";
     if (!phase.contains("anatomy_us")) {

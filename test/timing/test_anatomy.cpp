@@ -50,8 +50,8 @@ PhaseSpec trim_range(std::uint64_t offset, std::uint64_t size) {
 
 // A small drive pushed into GC, mapping-cache misses, RMW, TRIM and (optionally) write-through.
 AnatomyCheck run_mixed(const std::string& extra_controller, std::uint64_t bs) {
-  const DriveConfig config = drive_from_yaml(drive_yaml("2", "2", "48", "50us", "100MB/s", "3Gbps", "0.12",
-                                                        extra_controller));
+  const DriveConfig config =
+      drive_from_yaml(drive_yaml("2", "2", "48", "50us", "100MB/s", "3Gbps", "0.12", extra_controller));
   PhaseSpec mix = job_phase("mix", RwMode::kRandRw, bs, 32, percent(100), kPicosPerSec / 4);
   mix.job.blockalign_bytes = 512;  // unaligned: partial mapping units (RMW)
   const ScenarioSpec s = scenario({erase_phase(), fast_precondition(100, 100, 3),
@@ -95,8 +95,9 @@ TEST_CASE("Every request's anatomy parts sum exactly to its latency: write-throu
   CHECK(c.sums[std::size_t(Part::kDieWaitMap)] + c.sums[std::size_t(Part::kStaging)] > 0);
 }
 
-TEST_CASE("An idle drive's 4 KiB read anatomy is made of the configured link and firmware and t_cmd and tR and bus times",
-          "[timing][anatomy]") {
+TEST_CASE(
+    "An idle drive's 4 KiB read anatomy is made of the configured link and firmware and t_cmd and tR and bus times",
+    "[timing][anatomy]") {
   const DriveConfig config = drive_from_yaml(drive_yaml("2", "2", "32", "50us", "100MB/s", "3Gbps"));
   PhaseSpec reads = job_phase("qd1", RwMode::kRandRead, 4096, 1, percent(100));
   reads.job.io_size = bytes(64 * 4096);
@@ -130,9 +131,8 @@ TEST_CASE("The phase's anatomy in the results: mean parts add up to the mean lat
           "[timing][anatomy]") {
   const DriveConfig config =
       drive_from_yaml(drive_yaml("2", "2", "48", "50us", "100MB/s", "3Gbps", "0.12", "  write_cache: false\n"));
-  const ScenarioSpec s =
-      scenario({erase_phase(), fast_precondition(100, 100, 3),
-                job_phase("randrw", RwMode::kRandRw, 4096, 16, percent(100), kPicosPerSec / 4)});
+  const ScenarioSpec s = scenario({erase_phase(), fast_precondition(100, 100, 3),
+                                   job_phase("randrw", RwMode::kRandRw, 4096, 16, percent(100), kPicosPerSec / 4)});
   ScenarioRunner runner("phase", s, config);
   sc_core::sc_start();
   REQUIRE(runner.finished());

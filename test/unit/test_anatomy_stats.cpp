@@ -13,7 +13,7 @@ TEST_CASE("Anatomy stamps telescope: the parts sum to the last stamp minus the f
   Anatomy a;
   a.start(1000);
   a.to(Part::kHostQueue, 1500);
-  a.link(1700, 2000);  // waited 200, on the wire 300
+  a.link(1700, 2000);                  // waited 200, on the wire 300
   a.wait_until(Part::kStaging, 1900);  // the mark is past it: nothing charged
   OpTiming t;
   t.submitted = 2600;
