@@ -48,13 +48,18 @@ Picos Die::busy_until_now(OpOrigin origin) const {
 }
 
 Die::QueueStamp Die::queue_stamp() const {
+  // The die is busy when ops queue: the op in progress counts up to now.
   const Picos now = now_picos();
-  QueueStamp s{now, m_stats.busy_by_origin_ps};
-  s.busy_by_origin[std::size_t(m_current.origin)] += now - m_op_start;  // the die is busy when ops queue
+  QueueStamp s{now, m_stats.busy_by_origin_ps[1], m_stats.busy_by_origin_ps[2]};
+  if (m_current.origin == OpOrigin::kGc) {
+    s.gc += now - m_op_start;
+  } else if (m_current.origin == OpOrigin::kMap) {
+    s.map += now - m_op_start;
+  }
   return s;
 }
 
-void Die::start(const NandOp& op, Picos submitted, const std::array<Picos, 3>& behind) {
+void Die::start(const NandOp& op, const QueueStamp& queued) {
   m_current = op;
   const Picos now = now_picos();
   m_op_start = now;
@@ -65,12 +70,16 @@ void Die::start(const NandOp& op, Picos submitted, const std::array<Picos, 3>& b
   const Picos array_start = bus ? m_channel->reserve(now, bus) : now;
   if (m_probe && bus) m_probe->bus(m_channel_index, m_index, array_start - bus, array_start);
   const Picos array_end = array_start + array_time(m_current);
-  m_timing.submitted = submitted;
-  m_timing.behind = behind;
-  m_timing.started = now;
-  m_timing.cmd_bus_start = array_start - bus;
-  m_timing.array_start = array_start;
-  m_timing.array_end = m_timing.out_bus_start = m_timing.finished = array_end;
+  // Its wait split by what was ahead: the die was busy all along, so the three add up to it.
+  OpTiming& t = m_timing[m_timing_slot ^= 1];
+  t.submitted = queued.submitted;
+  t.behind[1] = m_stats.busy_by_origin_ps[1] - queued.gc;
+  t.behind[2] = m_stats.busy_by_origin_ps[2] - queued.map;
+  t.behind[0] = now - queued.submitted - t.behind[1] - t.behind[2];
+  t.started = now;
+  t.cmd_bus_start = array_start - bus;
+  t.array_start = array_start;
+  t.array_end = t.out_bus_start = t.finished = array_end;
   m_phase = Phase::kArray;
   m_timeline->at(m_lane, array_end, *this, 0);
 }
@@ -80,8 +89,8 @@ void Die::on_timer(std::uint32_t) {
     m_phase = Phase::kBusDataOut;  // the page register goes out over the bus
     const Picos bus = bus_time(m_current.bytes);
     const Picos end = m_channel->reserve(now_picos(), bus);
-    m_timing.out_bus_start = end - bus;
-    m_timing.finished = end;
+    m_timing[m_timing_slot].out_bus_start = end - bus;
+    m_timing[m_timing_slot].finished = end;
     if (m_probe) m_probe->bus(m_channel_index, m_index, end - bus, end);
     m_timeline->at(m_lane, end, *this, 0);
     return;
@@ -91,7 +100,7 @@ void Die::on_timer(std::uint32_t) {
 
 void Die::finish() {
   const NandOp done = m_current;
-  const OpTiming timing = m_timing;
+  const OpTiming& timing = m_timing[m_timing_slot];  // start() below writes the other slot
   const Picos busy = now_picos() - m_op_start;
   m_stats.busy_ps += busy;
   m_stats.busy_by_origin_ps[std::size_t(done.origin)] += busy;
@@ -107,12 +116,7 @@ void Die::finish() {
       break;
   }
   m_phase = Phase::kIdle;
-  if (!m_queue.empty()) {
-    const QueueStamp w = m_waits.pop();
-    std::array<Picos, 3> behind;
-    for (std::size_t o = 0; o < 3; ++o) behind[o] = m_stats.busy_by_origin_ps[o] - w.busy_by_origin[o];
-    start(m_queue.pop(), w.submitted, behind);
-  }
+  if (!m_queue.empty()) start(m_queue.pop(), m_waits.pop());
   m_listener->die_done(done, timing);
 }
 

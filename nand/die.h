@@ -50,7 +50,8 @@ class alignas(64) Die final : private TimerClient {
 
   void submit(const NandOp& op) {
     if (m_phase == Phase::kIdle) {
-      start(op, now_picos(), {});  // the queue is empty whenever the die is idle
+      const Picos now = now_picos();
+      start(op, QueueStamp{now, m_stats.busy_by_origin_ps[1], m_stats.busy_by_origin_ps[2]});  // queue empty
     } else {
       m_queue.push(op);
       m_waits.push(queue_stamp());
@@ -70,11 +71,10 @@ class alignas(64) Die final : private TimerClient {
   // A queued op's submission: when, and the die's busy time per origin then (with the op in
   // progress counted up to then), so that its wait can be split by what it waited behind.
   struct QueueStamp {
-    Picos submitted;
-    std::array<Picos, 3> busy_by_origin;
+    Picos submitted, gc, map;  // the die's GC and mapping-table busy time then
   };
   QueueStamp queue_stamp() const;
-  void start(const NandOp& op, Picos submitted, const std::array<Picos, 3>& behind);
+  void start(const NandOp& op, const QueueStamp& queued);
   void on_timer(std::uint32_t what) override;
   void finish();
   Picos array_time(const NandOp& op) const;
@@ -92,7 +92,10 @@ class alignas(64) Die final : private TimerClient {
   // Second line on: the queue, where everything else lives, statistics.
   Ring<NandOp> m_queue;
   Ring<QueueStamp> m_waits;  // one per queued op, in the same order
-  OpTiming m_timing;         // of the op in progress
+  // Of the op in progress, and of the one before: the finished op's timing stays valid while
+  // its listener runs, after the next op started (no copy).
+  OpTiming m_timing[2];
+  std::uint8_t m_timing_slot = 0;
   const NandConfig* m_config = nullptr;
   Timeline* m_timeline = nullptr;
   Channel* m_channel = nullptr;

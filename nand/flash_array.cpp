@@ -37,9 +37,6 @@ void FlashArray::register_stats(const StatGroup& nand) const {
         "busy", [&die] { return die.busy_until_now(); },
         "time the die had an operation in progress (waiting for its bus included)");
     g.busy(
-        "busy_host", [&die] { return die.busy_until_now(OpOrigin::kHost); },
-        "of the busy time, host operations (reads, page programs, RMW reads)");
-    g.busy(
         "busy_gc", [&die] { return die.busy_until_now(OpOrigin::kGc); },
         "of the busy time, garbage-collection operations (copies and erases)");
     g.busy(

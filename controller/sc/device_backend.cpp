@@ -13,11 +13,15 @@ void DeviceController::drop_slot(std::uint32_t slot) {
   if (tag >= 0) {
     Command& owner = m_commands[static_cast<std::uint8_t>(tag)];
     if (owner.write_through && owner.op == AtaCommand::kWriteFpdma && --owner.pending == 0) {
-      if (m_completing_op) owner.anatomy->flash_op(*m_completing_op);  // its last unit's program
-      complete(static_cast<std::uint8_t>(tag));
+      complete_write_through(static_cast<std::uint8_t>(tag));
     }
   }
   m_buffer.release(slot);
+}
+
+void DeviceController::complete_write_through(std::uint8_t tag) {
+  if (m_completing_op) m_commands[tag].anatomy->flash_op(*m_completing_op);  // its last unit's program
+  complete(tag);
 }
 
 void DeviceController::flush() {

@@ -125,6 +125,7 @@ class DeviceController : public sc_core::sc_module,
   void submit_ops();
   void report_op(const NandOp& op, const OpTiming& t, const OpTicket& ticket);  // to the probe
   void drop_slot(std::uint32_t slot);
+  [[gnu::noinline]] void complete_write_through(std::uint8_t tag);  // rare: kept out of drop_slot
   void check_quiescent();
   void on_idle();
   void background_step(std::uint32_t die);
