@@ -47,18 +47,6 @@ Picos Die::busy_until_now(OpOrigin origin) const {
   return m_stats.busy_by_origin_ps[std::size_t(origin)] + (running ? now_picos() - m_op_start : 0);
 }
 
-Die::QueueStamp Die::queue_stamp() const {
-  // The die is busy when ops queue: the op in progress counts up to now.
-  const Picos now = now_picos();
-  QueueStamp s{now, m_stats.busy_by_origin_ps[1], m_stats.busy_by_origin_ps[2]};
-  if (m_current.origin == OpOrigin::kGc) {
-    s.gc += now - m_op_start;
-  } else if (m_current.origin == OpOrigin::kMap) {
-    s.map += now - m_op_start;
-  }
-  return s;
-}
-
 void Die::start(const NandOp& op, const QueueStamp& queued) {
   m_current = op;
   const Picos now = now_picos();
@@ -116,7 +104,10 @@ void Die::finish() {
       break;
   }
   m_phase = Phase::kIdle;
-  if (!m_queue.empty()) start(m_queue.pop(), m_waits.pop());
+  if (!m_queue.empty()) {
+    const Queued next = m_queue.pop();
+    start(next.op, next.stamp);
+  }
   m_listener->die_done(done, timing);
 }
 

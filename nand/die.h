@@ -53,8 +53,7 @@ class alignas(64) Die final : private TimerClient {
       const Picos now = now_picos();
       start(op, QueueStamp{now, m_stats.busy_by_origin_ps[1], m_stats.busy_by_origin_ps[2]});  // queue empty
     } else {
-      m_queue.push(op);
-      m_waits.push(queue_stamp());
+      m_queue.push(Queued{op, queue_stamp()});
     }
   }
 
@@ -73,7 +72,21 @@ class alignas(64) Die final : private TimerClient {
   struct QueueStamp {
     Picos submitted, gc, map;  // the die's GC and mapping-table busy time then
   };
-  QueueStamp queue_stamp() const;
+  QueueStamp queue_stamp() const {
+    // The die is busy when ops queue: the op in progress counts up to now.
+    const Picos now = now_picos();
+    QueueStamp s{now, m_stats.busy_by_origin_ps[1], m_stats.busy_by_origin_ps[2]};
+    if (m_current.origin == OpOrigin::kGc) {
+      s.gc += now - m_op_start;
+    } else if (m_current.origin == OpOrigin::kMap) {
+      s.map += now - m_op_start;
+    }
+    return s;
+  }
+  struct Queued {
+    NandOp op;
+    QueueStamp stamp;
+  };
   void start(const NandOp& op, const QueueStamp& queued);
   void on_timer(std::uint32_t what) override;
   void finish();
@@ -90,8 +103,7 @@ class alignas(64) Die final : private TimerClient {
   std::uint32_t m_memo_bytes = 0;  // the last transfer size and its bus time: sizes repeat
   Picos m_memo_ps = 0;
   // Second line on: the queue, where everything else lives, statistics.
-  Ring<NandOp> m_queue;
-  Ring<QueueStamp> m_waits;  // one per queued op, in the same order
+  Ring<Queued> m_queue;
   // Of the op in progress, and of the one before: the finished op's timing stays valid while
   // its listener runs, after the next op started (no copy).
   OpTiming m_timing[2];
