@@ -47,6 +47,30 @@ Picos Die::busy_until_now(OpOrigin origin) const {
   return m_stats.busy_by_origin_ps[std::size_t(origin)] + (running ? now_picos() - m_op_start : 0);
 }
 
+OpTiming Die::finished_timing(const NandOp& op) const {
+  const Stamps& st = m_stamps[m_finished_slot];
+  OpTiming t;
+  t.submitted = st.queued.submitted;
+  t.started = st.started;
+  t.array_start = st.array_start;
+  const Picos data_ps = op.bytes ? transfer_picos(op.bytes, m_config->bus_bytes_per_s * 8) : 0;
+  const Picos bus = m_config->t_cmd_ps + (op.kind == NandOpKind::kProgram ? data_ps : 0);
+  t.cmd_bus_start = bus ? st.array_start - bus : st.started;
+  t.array_end = st.array_start + array_time(op);
+  const bool data_out = op.kind == NandOpKind::kRead && op.bytes > 0;
+  t.out_bus_start = data_out ? st.out_bus_start : t.array_end;
+  t.finished = data_out ? st.out_bus_start + data_ps : t.array_end;
+  // The busy times now are those at this op's end: take its own share off to get them at its
+  // start. The die was busy from submission to start, so the three shares add up to the wait.
+  const Picos own = t.finished - t.started;
+  const Picos gc = m_stats.busy_by_origin_ps[1] - (op.origin == OpOrigin::kGc ? own : 0);
+  const Picos map = m_stats.busy_by_origin_ps[2] - (op.origin == OpOrigin::kMap ? own : 0);
+  t.behind[1] = gc - st.queued.gc;
+  t.behind[2] = map - st.queued.map;
+  t.behind[0] = t.started - t.submitted - t.behind[1] - t.behind[2];
+  return t;
+}
+
 void Die::start(const NandOp& op, const QueueStamp& queued) {
   m_current = op;
   const Picos now = now_picos();
@@ -58,16 +82,10 @@ void Die::start(const NandOp& op, const QueueStamp& queued) {
   const Picos array_start = bus ? m_channel->reserve(now, bus) : now;
   if (m_probe && bus) m_probe->bus(m_channel_index, m_index, array_start - bus, array_start);
   const Picos array_end = array_start + array_time(m_current);
-  // Its wait split by what was ahead: the die was busy all along, so the three add up to it.
-  OpTiming& t = m_timing[m_timing_slot ^= 1];
-  t.submitted = queued.submitted;
-  t.behind[1] = m_stats.busy_by_origin_ps[1] - queued.gc;
-  t.behind[2] = m_stats.busy_by_origin_ps[2] - queued.map;
-  t.behind[0] = now - queued.submitted - t.behind[1] - t.behind[2];
-  t.started = now;
-  t.cmd_bus_start = array_start - bus;
-  t.array_start = array_start;
-  t.array_end = t.out_bus_start = t.finished = array_end;
+  Stamps& st = m_stamps[m_slot ^= 1];
+  st.queued = queued;
+  st.started = now;
+  st.array_start = array_start;
   m_phase = Phase::kArray;
   m_timeline->at(m_lane, array_end, *this, 0);
 }
@@ -77,8 +95,7 @@ void Die::on_timer(std::uint32_t) {
     m_phase = Phase::kBusDataOut;  // the page register goes out over the bus
     const Picos bus = bus_time(m_current.bytes);
     const Picos end = m_channel->reserve(now_picos(), bus);
-    m_timing[m_timing_slot].out_bus_start = end - bus;
-    m_timing[m_timing_slot].finished = end;
+    m_stamps[m_slot].out_bus_start = end - bus;
     if (m_probe) m_probe->bus(m_channel_index, m_index, end - bus, end);
     m_timeline->at(m_lane, end, *this, 0);
     return;
@@ -88,7 +105,7 @@ void Die::on_timer(std::uint32_t) {
 
 void Die::finish() {
   const NandOp done = m_current;
-  const OpTiming& timing = m_timing[m_timing_slot];  // start() below writes the other slot
+  m_finished_slot = m_slot;  // start() below writes the other slot
   const Picos busy = now_picos() - m_op_start;
   m_stats.busy_ps += busy;
   m_stats.busy_by_origin_ps[std::size_t(done.origin)] += busy;
@@ -108,7 +125,7 @@ void Die::finish() {
     const Queued next = m_queue.pop();
     start(next.op, next.stamp);
   }
-  m_listener->die_done(done, timing);
+  m_listener->die_done(done);
 }
 
 }  // namespace ssdlab

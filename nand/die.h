@@ -23,8 +23,8 @@ class Calendar;
 using Channel = Calendar;
 
 struct DieListener {
-  // `t`: when the op was submitted, waited, used the bus and the array (model/core/anatomy.h).
-  virtual void die_done(const NandOp& op, const OpTiming& t) = 0;
+  // The die's finished_timing(op) says when it was submitted, waited, used the bus and the array.
+  virtual void die_done(const NandOp& op) = 0;
 
  protected:
   ~DieListener() = default;
@@ -60,6 +60,9 @@ class alignas(64) Die final : private TimerClient {
   std::size_t queued() const { return m_queue.size() + (m_phase != Phase::kIdle); }
   bool idle() const { return m_phase == Phase::kIdle && m_queue.empty(); }
   const DieStats& stats() const { return m_stats; }
+  // The timing of `op`, the op whose die_done() is running (only then): computed on demand
+  // from a few stamps, since most ops' timing is never asked for.
+  OpTiming finished_timing(const NandOp& op) const;
   // Busy time including the op in progress up to now (all of it, or that of ops of `origin`).
   Picos busy_until_now() const;
   Picos busy_until_now(OpOrigin origin) const;
@@ -104,10 +107,15 @@ class alignas(64) Die final : private TimerClient {
   Picos m_memo_ps = 0;
   // Second line on: the queue, where everything else lives, statistics.
   Ring<Queued> m_queue;
-  // Of the op in progress, and of the one before: the finished op's timing stays valid while
-  // its listener runs, after the next op started (no copy).
-  OpTiming m_timing[2];
-  std::uint8_t m_timing_slot = 0;
+  // Stamps of the op in progress and of the one before it: the finished op's stay valid while
+  // its listener runs, after the next op started (no copy). The rest of its timing follows
+  // from the configured times (finished_timing).
+  struct Stamps {
+    QueueStamp queued;
+    Picos started, array_start, out_bus_start;
+  };
+  Stamps m_stamps[2];
+  std::uint8_t m_slot = 0, m_finished_slot = 0;
   const NandConfig* m_config = nullptr;
   Timeline* m_timeline = nullptr;
   Channel* m_channel = nullptr;

@@ -19,6 +19,7 @@ class FlashArray : public sc_core::sc_module, public FlashIf, private DieListene
   FlashArray(sc_core::sc_module_name name, const NandConfig& config, Timeline& timeline);
 
   void submit(const NandOp& op) override { m_dies[op.die].submit(op); }
+  OpTiming finished_timing(const NandOp& op) const override { return m_dies[op.die].finished_timing(op); }
 
   std::uint32_t dies() const { return m_die_count; }
   const Die& die(std::uint32_t d) const { return m_dies[d]; }
@@ -34,7 +35,7 @@ class FlashArray : public sc_core::sc_module, public FlashIf, private DieListene
 
  private:
   void end_of_elaboration() override { m_completion = completion.operator->(); }
-  void die_done(const NandOp& op, const OpTiming& t) override { m_completion->flash_done(op, t); }
+  void die_done(const NandOp& op) override { m_completion->flash_done(op); }
 
   NandConfig m_config;
   std::vector<Channel> m_channels;

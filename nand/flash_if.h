@@ -12,11 +12,13 @@ namespace ssdlab {
 struct FlashIf : virtual sc_core::sc_interface {
   // Queues `op` on its die; dies execute their queue in order.
   virtual void submit(const NandOp& op) = 0;
+  // Inside flash_done(op) only: when `op` was submitted, waited, used the bus and the array.
+  virtual OpTiming finished_timing(const NandOp& op) const = 0;
 };
 
 struct FlashCompletionIf : virtual sc_core::sc_interface {
-  // `t`: the op's timing on its die (submission, die queue, bus, array; model/core/anatomy.h).
-  virtual void flash_done(const NandOp& op, const OpTiming& t) = 0;
+  // FlashIf::finished_timing(op) gives its timing (submission, die queue, bus, array).
+  virtual void flash_done(const NandOp& op) = 0;
 };
 
 }  // namespace ssdlab

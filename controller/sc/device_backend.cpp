@@ -20,7 +20,7 @@ void DeviceController::drop_slot(std::uint32_t slot) {
 }
 
 void DeviceController::complete_write_through(std::uint8_t tag) {
-  if (m_completing_op) m_commands[tag].anatomy->flash_op(*m_completing_op);  // its last unit's program
+  if (m_completing_op) m_commands[tag].anatomy->flash_op(flash->finished_timing(*m_completing_op));  // its last unit
   complete(tag);
 }
 
@@ -73,13 +73,13 @@ void DeviceController::submit_ops() {
   m_ops.clear();
 }
 
-void DeviceController::flash_done(const NandOp& op, const OpTiming& t) {
+void DeviceController::flash_done(const NandOp& op) {
   m_scheduler.completed(op.die);
   const OpTicket ticket = OpTicket::of(op);
-  if (m_probe) report_op(op, t, ticket);
+  if (m_probe) report_op(op, ticket);
   switch (ticket.kind) {
     case OpTicket::Kind::kProgram:
-      m_completing_op = &t;
+      m_completing_op = &op;
       m_buffer.program_done(ticket.index, [this](std::uint32_t slot) { drop_slot(slot); });
       m_completing_op = nullptr;
       grant_buffer_space();
@@ -92,10 +92,10 @@ void DeviceController::flash_done(const NandOp& op, const OpTiming& t) {
       if (!rmw && c.pending > 1) send_read_chunk(tag, op.bytes);
       if (--c.pending == 0) {
         if (rmw) {
-          c.anatomy->flash_op(t);  // the later of its old-contents reads
+          c.anatomy->flash_op(flash->finished_timing(op));  // the later of its old-contents reads
           request_buffer(tag);
         } else if (c.map_pending == 0) {
-          c.anatomy->flash_op(t);  // its last data read
+          c.anatomy->flash_op(flash->finished_timing(op));  // its last data read
           send_read_data(tag);
         }
       }
@@ -124,7 +124,7 @@ void DeviceController::flash_done(const NandOp& op, const OpTiming& t) {
   check_quiescent();
 }
 
-void DeviceController::report_op(const NandOp& op, const OpTiming& t, const OpTicket& ticket) {
+void DeviceController::report_op(const NandOp& op, const OpTicket& ticket) {
   // The commands the op served: a read's, or each whose data a page program carries.
   std::uint64_t serials[64];
   std::uint32_t n = 0;
@@ -136,7 +136,7 @@ void DeviceController::report_op(const NandOp& op, const OpTiming& t, const OpTi
   } else if (ticket.kind != OpTicket::Kind::kNone) {
     serials[n++] = m_commands[ticket.tag()].serial;
   }
-  m_probe->nand_op(op, t, serials, n);
+  m_probe->nand_op(op, flash->finished_timing(op), serials, n);
 }
 
 void DeviceController::request_drain() {

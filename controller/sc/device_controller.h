@@ -49,7 +49,7 @@ class DeviceController : public sc_core::sc_module,
   DeviceController(sc_core::sc_module_name name, const DriveConfig& config, Timeline& timeline, bool keep_data = false);
 
   void receive_from_host(const Fis& fis) override;
-  void flash_done(const NandOp& op, const OpTiming& t) override;
+  void flash_done(const NandOp& op) override;
   // Instruments (model/core/probe.h): firmware CPU slices and completed flash ops with the
   // commands they served. Null: none.
   void set_probe(Probe* probe) { m_probe = probe; }
@@ -123,7 +123,7 @@ class DeviceController : public sc_core::sc_module,
                                           m_commands);
   }
   void submit_ops();
-  void report_op(const NandOp& op, const OpTiming& t, const OpTicket& ticket);  // to the probe
+  void report_op(const NandOp& op, const OpTicket& ticket);  // to the probe
   void drop_slot(std::uint32_t slot);
   [[gnu::noinline]] void complete_write_through(std::uint8_t tag);  // rare: kept out of drop_slot
   void check_quiescent();
@@ -160,7 +160,7 @@ class DeviceController : public sc_core::sc_module,
   sc_core::sc_event m_quiescent_event;
   bool m_was_quiescent = true, m_was_drained = true;  // quiescent_event fires when one turns true
   // Latency anatomy and instruments: beside the 19 above, not part of the firmware.
-  const OpTiming* m_completing_op = nullptr;  // in flash_done(): the program op that completes writes
+  const NandOp* m_completing_op = nullptr;  // in flash_done(): the program op that completes writes
   Anatomy m_scratch_anatomy;                  // stamped for commands whose FIS carried no anatomy
   Probe* m_probe = nullptr;
 };
