@@ -71,7 +71,7 @@ OpTiming Die::finished_timing(const NandOp& op) const {
   return t;
 }
 
-void Die::start(const NandOp& op, const QueueStamp& queued) {
+void Die::start(const NandOp& op, bool queued) {
   m_current = op;
   const Picos now = now_picos();
   m_op_start = now;
@@ -82,10 +82,12 @@ void Die::start(const NandOp& op, const QueueStamp& queued) {
   const Picos array_start = bus ? m_channel->reserve(now, bus) : now;
   if (m_probe && bus) m_probe->bus(m_channel_index, m_index, array_start - bus, array_start);
   const Picos array_end = array_start + array_time(m_current);
-  Stamps& st = m_stamps[m_slot ^= 1];
-  st.queued = queued;
-  st.started = now;
-  st.array_start = array_start;
+  if (timed(m_current)) {
+    Stamps& st = m_stamps[m_slot ^= 1];
+    st.queued = queued ? m_waits.pop() : QueueStamp{now, m_stats.busy_by_origin_ps[1], m_stats.busy_by_origin_ps[2]};
+    st.started = now;
+    st.array_start = array_start;
+  }
   m_phase = Phase::kArray;
   m_timeline->at(m_lane, array_end, *this, 0);
 }
@@ -95,7 +97,7 @@ void Die::on_timer(std::uint32_t) {
     m_phase = Phase::kBusDataOut;  // the page register goes out over the bus
     const Picos bus = bus_time(m_current.bytes);
     const Picos end = m_channel->reserve(now_picos(), bus);
-    m_stamps[m_slot].out_bus_start = end - bus;
+    if (timed(m_current)) m_stamps[m_slot].out_bus_start = end - bus;
     if (m_probe) m_probe->bus(m_channel_index, m_index, end - bus, end);
     m_timeline->at(m_lane, end, *this, 0);
     return;
@@ -121,10 +123,7 @@ void Die::finish() {
       break;
   }
   m_phase = Phase::kIdle;
-  if (!m_queue.empty()) {
-    const Queued next = m_queue.pop();
-    start(next.op, next.stamp);
-  }
+  if (!m_queue.empty()) start(m_queue.pop(), true);
   m_listener->die_done(done);
 }
 

@@ -50,10 +50,10 @@ class alignas(64) Die final : private TimerClient {
 
   void submit(const NandOp& op) {
     if (m_phase == Phase::kIdle) {
-      const Picos now = now_picos();
-      start(op, QueueStamp{now, m_stats.busy_by_origin_ps[1], m_stats.busy_by_origin_ps[2]});  // queue empty
+      start(op, false);  // the queue is empty whenever the die is idle
     } else {
-      m_queue.push(Queued{op, queue_stamp()});
+      m_queue.push(op);
+      if (timed(op)) m_waits.push(queue_stamp());
     }
   }
 
@@ -86,11 +86,9 @@ class alignas(64) Die final : private TimerClient {
     }
     return s;
   }
-  struct Queued {
-    NandOp op;
-    QueueStamp stamp;
-  };
-  void start(const NandOp& op, const QueueStamp& queued);
+  bool timed(const NandOp& op) const { return (op.cookie & kOpTimedBit) || m_probe; }
+  // `queued`: it waited in the queue (its stamp is the next in m_waits, when timed).
+  void start(const NandOp& op, bool queued);
   void on_timer(std::uint32_t what) override;
   void finish();
   Picos array_time(const NandOp& op) const;
@@ -106,8 +104,9 @@ class alignas(64) Die final : private TimerClient {
   std::uint32_t m_memo_bytes = 0;  // the last transfer size and its bus time: sizes repeat
   Picos m_memo_ps = 0;
   // Second line on: the queue, where everything else lives, statistics.
-  Ring<Queued> m_queue;
-  // Stamps of the op in progress and of the one before it: the finished op's stay valid while
+  Ring<NandOp> m_queue;
+  Ring<QueueStamp> m_waits;  // one per timed op in m_queue, in the same order
+  // Stamps of the timed op in progress and of the one before it: the finished op's stay valid while
   // its listener runs, after the next op started (no copy). The rest of its timing follows
   // from the configured times (finished_timing).
   struct Stamps {

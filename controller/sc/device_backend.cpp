@@ -42,8 +42,10 @@ void DeviceController::flush() {
     m_scheduler.placed_on(static_cast<std::uint32_t>(die));
     const std::uint64_t copied_before = m_ftl.stats().gc_units_copied;
     const Lpn* lpns = m_buffer.staged_lpns();
-    const bool placed =
-        m_ftl.place(static_cast<std::uint32_t>(die), lpns, count, OpTicket::program(record).cookie(), m_ops);
+    // A write-through write's anatomy ends with the program carrying its last unit: keep the
+    // programs' timing while one is in flight.
+    const std::uint32_t cookie = OpTicket::program(record).cookie() | (m_write_through_writes ? kOpTimedBit : 0);
+    const bool placed = m_ftl.place(static_cast<std::uint32_t>(die), lpns, count, cookie, m_ops);
     // The firmware CPU does the GC bookkeeping now: it is busy that much longer.
     const std::uint64_t copied = m_ftl.stats().gc_units_copied - copied_before;
     if (copied) m_cpu.charge_gc(copied, now_picos());

@@ -50,6 +50,7 @@ void DeviceController::receive_from_host(const Fis& fis) {
   c.lba = fis.lba;
   c.sectors = fis.sectors;
   c.write_through = !m_config.controller.write_cache || fis.fua;
+  if (c.write_through && c.op == AtaCommand::kWriteFpdma) ++m_write_through_writes;
   c.host_data = fis.host_data;
   c.anatomy = fis.anatomy ? fis.anatomy : &m_scratch_anatomy;
   c.anatomy->device_serial = c.serial;
@@ -119,6 +120,7 @@ void DeviceController::complete(std::uint8_t tag, bool error) {
   sdb.error = error;
   const LinkBooking b = link->transmit(sdb);
   c.anatomy->link(b.start, b.end);
+  if (c.write_through && c.op == AtaCommand::kWriteFpdma) --m_write_through_writes;
   if (m_commands.close(tag)) host_went_idle();
   check_quiescent();
 }
@@ -163,7 +165,7 @@ void DeviceController::start_read(std::uint8_t tag) {
                 plan.block,
                 plan.page,
                 unit_bytes,
-                OpTicket::host_read(tag).cookie()};
+                OpTicket::host_read(tag).cookie() | kOpTimedBit};
     have_op = true;
   }
   if (have_op) data_ops.push_back(op);
@@ -214,7 +216,7 @@ void DeviceController::start_write(std::uint8_t tag) {
     const ReadPlan plan = m_ftl.plan_read(lpn);
     if (!plan.on_flash()) continue;
     m_ops.push_back(NandOp{NandOpKind::kRead, OpOrigin::kHost, plan.die, plan.block, plan.page, g.unit_bytes,
-                           OpTicket::rmw_read(tag).cookie()});
+                           OpTicket::rmw_read(tag).cookie() | kOpTimedBit});
     ++c.pending;
     ++m_stats.rmw_reads;
   }

@@ -163,6 +163,7 @@ class DeviceController : public sc_core::sc_module,
   const NandOp* m_completing_op = nullptr;  // in flash_done(): the program op that completes writes
   Anatomy m_scratch_anatomy;                  // stamped for commands whose FIS carried no anatomy
   Probe* m_probe = nullptr;
+  std::uint32_t m_write_through_writes = 0;  // in flight: their programs are timed (kOpTimedBit)
 };
 
 }  // namespace ssdlab

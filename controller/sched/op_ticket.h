@@ -47,6 +47,7 @@ struct OpTicket {
     return 0;
   }
   static OpTicket decode(NandOpKind op_kind, OpOrigin origin, std::uint32_t cookie) {
+    cookie &= ~kOpTimedBit;
     if (origin == OpOrigin::kHost) {
       if (op_kind == NandOpKind::kProgram) return program(cookie);
       if (op_kind == NandOpKind::kRead) {

@@ -19,6 +19,11 @@ struct NandOp {
   std::uint32_t bytes = 0;   // data moved over the channel bus (0 for erase)
   std::uint32_t cookie = 0;  // owner's completion context
 };
+// A cookie bit asking the die to keep the op's timing (Die::finished_timing): set for the ops a
+// request's latency anatomy reads (host reads, RMW reads, write-through programs). Ops without
+// it cost the die nothing extra; with an instrument attached every op is timed.
+constexpr std::uint32_t kOpTimedBit = 0x80000000u;
+
 static_assert(sizeof(NandOp) == 24, "append_op() writes a NandOp as 16 + 8 bytes");
 
 // Appends an op to `ops` (a std::vector<NandOp>), written as one 16-byte and one 8-byte store:
