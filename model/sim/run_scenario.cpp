@@ -11,6 +11,7 @@
 #include <stdexcept>
 
 #include "model/config/config_loader.h"
+#include "model/sim/explain.h"
 #include "model/sim/latency_log.h"
 #include "model/sim/progress.h"
 #include "model/sim/report.h"
@@ -41,18 +42,19 @@ std::unique_ptr<LatencyLog> open_latency_log(const RunOptions& options) {
 
 }  // namespace
 
-RunOutcome simulate(const ScenarioSpec& scenario, const DriveConfig& config, bool quiet) {
+RunOutcome simulate(const ScenarioSpec& scenario, const DriveConfig& config, bool quiet, Probe* probe) {
   RunOptions options;
   options.quiet = quiet;
-  return simulate(scenario, config, options);
+  return simulate(scenario, config, options, probe);
 }
 
-RunOutcome simulate(const ScenarioSpec& scenario, const DriveConfig& config, const RunOptions& options) {
+RunOutcome simulate(const ScenarioSpec& scenario, const DriveConfig& config, const RunOptions& options, Probe* probe) {
   RunOutcome outcome;
   outcome.scenario = scenario;
   outcome.config = config;
   const auto wall_start = std::chrono::steady_clock::now();
   ScenarioRunner runner("run", scenario, config);
+  if (probe) runner.ssd.add_probe(*probe);
   std::unique_ptr<LatencyLog> latency_log = open_latency_log(options);
   if (latency_log) runner.ssd.add_probe(*latency_log);
   // The progress line is drawn from the time-series sampler's callback: it reads the wall
@@ -139,7 +141,9 @@ RunOutcome run_scenario(const RunOptions& options) {
   }
   RunOutcome outcome = simulate(scenario, config, options);
   outcome.out_dir = out.string();
-  write_file(out / "summary.json", summary_json(scenario, config, outcome.results));
+  const std::string summary = summary_json(scenario, config, outcome.results);
+  write_file(out / "summary.json", summary);
+  write_file(out / "explain.txt", explain_summary(nlohmann::json::parse(summary)));
   std::vector<std::string> phase_names;
   for (const PhaseSpec& p : scenario.phases) phase_names.push_back(p.name);
   write_file(out / "timeseries.csv", timeseries_csv(outcome.samples, phase_names));

@@ -29,7 +29,7 @@ status 0 "--version" --version
 check "...names version and build type" grep -Eq '^ssdlab [0-9]+\.[0-9]+\.[0-9]+ \(.* build, SystemC 2\.3\.[0-9]+\)$' "$tmp/out"
 status 0 "-V" -V
 status 0 "--help" --help
-for sub in run info serve params; do status 0 "$sub --help" "$sub" --help; done
+for sub in run info serve params explain; do status 0 "$sub --help" "$sub" --help; done
 status 0 "info" info "$src/configs/default.yaml"
 status 0 "params scenario" params scenario
 check "...lists percentile_list" grep -q "^percentile_list" "$tmp/out"
@@ -51,6 +51,7 @@ status 2 "--latency-window without --latency-log" run "$smoke" --latency-window 
 status 2 "a bad --latency-log-format" run "$smoke" --latency-log "$tmp/l" --latency-log-format xml
 status 2 "a missing config file" info "$tmp/none.yaml"
 status 2 "an unknown params section" params nosuch
+status 2 "explain without results" explain "$tmp/none"
 sed 's/^seed: 7/seed: 7\npercentile_list: [99, 101]/' "$smoke" > "$tmp/badpct.yaml"
 sed -i "s|\.\./\.\./configs|$src/configs|" "$tmp/badpct.yaml"
 status 2 "a percentile over 100" run "$tmp/badpct.yaml" --out "$tmp/x" -q
@@ -66,6 +67,7 @@ status 1 "a latency log that cannot be written" run "$smoke" --out "$tmp/z" -q -
 # Exit code 0 and the files a run writes.
 status 0 "run" run "$smoke" --out "$tmp/a" --latency-log "$tmp/a.lat"
 check "a run not on a terminal draws no progress line" bash -c "! grep -q $'\r' '$tmp/out'"
+status 0 "explain" explain "$tmp/a"
 check "timeseries.csv ends in p50_us,p99_us" bash -c "head -1 '$tmp/a/timeseries.csv' | grep -q ',die_busy,p50_us,p99_us$'"
 check "timeseries.csv names the phases" bash -c "cut -d, -f2 '$tmp/a/timeseries.csv' | sort -u | grep -qx mixed"
 python3 - "$tmp/a" "$tmp/a.lat" > "$tmp/py.txt" 2>&1 <<'PY'
@@ -112,6 +114,8 @@ status 0 "run with a latency window and the anatomy format" run "$smoke" --out "
 check "...a header with every anatomy part" bash -c "head -1 '$tmp/b.lat' | grep -q '^time_ms,latency_ns,direction,bytes,offset,host_queue_ns,.*,array_ns,flush_wait_ns$'"
 check "...only completions inside the window" \
   awk -F, 'NR > 1 { n++; if ($1 < 1000 || $1 > 2000) bad++ } END { exit !(n > 100 && bad == 0) }' "$tmp/b.lat"
+check "...each row's parts add up to its latency" \
+  awk -F, 'NR > 1 { s = 0; for (i = 6; i <= NF; i++) s += $i; if (s - $2 > 0.0005 || $2 - s > 0.0005) bad++ } END { exit bad > 0 }' "$tmp/b.lat"
 check "the instruments change no simulated figure" cmp -s "$tmp/a/summary.json" "$tmp/b/summary.json"
 
 # On a terminal (script(1) gives the run a pty): a progress line redrawn with \r, erased before
