@@ -123,7 +123,6 @@ void HostDriver::io_done(IoRequest* r) {
   record_completion(*m_stats, *r, m_last_completed_seq);
   m_interval_latency.record(r->completed_ps - r->issued_ps);
   m_job_done_bytes += std::uint64_t(r->sectors) * kSectorBytes;
-  if (m_probe) m_probe->command_done(*r);
   ++m_counters.ios;
   --m_in_flight;
   m_free.push_back(r->id);

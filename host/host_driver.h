@@ -7,7 +7,6 @@
 
 #include "host/sata/ahci_hba.h"
 #include "host/workload/job_generator.h"
-#include "model/core/probe.h"
 #include "model/stats/io_stats.h"
 #include "model/time/timeline.h"
 
@@ -40,8 +39,6 @@ class HostDriver : public sc_core::sc_module, public IoCompletionIf, private Tim
   // series' per-interval percentiles).
   const Histogram& interval_latency() const { return m_interval_latency; }
   void reset_interval_latency() { m_interval_latency.clear(); }
-  // Instruments: `probe->command_done` for every completed request (null: none).
-  void set_probe(Probe* probe) { m_probe = probe; }
   // How far the running job is, in [0, 1]: the larger of bytes (or trim ranges) done over the
   // job's total and simulated time over its runtime; 0 when nothing runs.
   double progress() const;
@@ -70,7 +67,6 @@ class HostDriver : public sc_core::sc_module, public IoCompletionIf, private Tim
   sc_core::sc_event m_done_event;
   HostCounters m_counters;
   Histogram m_interval_latency;
-  Probe* m_probe = nullptr;
   // Progress of the running job.
   Picos m_job_start_ps = 0, m_job_runtime_ps = 0;
   std::uint64_t m_job_bytes = 0, m_job_done_bytes = 0;

@@ -142,8 +142,6 @@ void ScenarioRunner::run_phase(const PhaseSpec& phase, std::size_t index) {
 }
 
 void ScenarioRunner::run() {
-  // Instruments were attached after construction, before the simulation started.
-  if (!ssd.probes.empty()) driver.set_probe(&ssd.probes);
   m_sampling = true;
   m_last_sample = ssd.stats.snapshot(now_picos());
   m_sample_event.notify(to_sc_time(m_scenario.sample_interval_ps));

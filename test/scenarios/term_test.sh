@@ -128,6 +128,9 @@ if command -v script > /dev/null; then
   check "...and the results are the same" cmp -s "$tmp/a/summary.json" "$tmp/c/summary.json"
   SSDLAB_PROGRESS_DELAY=0 script -qec "'$bin' run '$smoke' --out '$tmp/d' -q" /dev/null > "$tmp/ttyq.txt" 2>&1
   check "-q on a terminal prints nothing" test ! -s "$tmp/ttyq.txt"
+  SSDLAB_PROGRESS_DELAY=0 script -qec "'$bin' run '$smoke' --out '$tmp/e' --no-progress" /dev/null > "$tmp/ttyn.txt" 2>&1
+  check "--no-progress on a terminal: the table without a progress line" \
+    bash -c "grep -aq '^mixed ' '$tmp/ttyn.txt' && ! grep -aq 'ETA' '$tmp/ttyn.txt'"
 else
   echo "SKIP progress line on a terminal: script(1) (util-linux) not installed"
 fi
