@@ -23,7 +23,8 @@ std::uint64_t Histogram::bucket_width(std::size_t i) {
 }
 
 void Histogram::merge(const Histogram& other) {
-  for (std::size_t i = 0; i < kBuckets; ++i) {
+  if (other.m_count == 0) return;
+  for (std::size_t i = index(other.m_min), last = index(other.m_max); i <= last; ++i) {
     m_buckets[i].count += other.m_buckets[i].count;
     m_buckets[i].sum += other.m_buckets[i].sum;
   }
@@ -51,7 +52,7 @@ std::uint64_t Histogram::quantile(double q) const {
   if (rank == 1) return m_min;  // the smallest and the largest sample are known exactly
   if (rank >= m_count) return m_max;
   std::uint64_t before = 0;
-  for (std::size_t i = 0; i < kBuckets; ++i) {
+  for (std::size_t i = index(m_min), last = index(m_max); i <= last; ++i) {
     const std::uint64_t n = m_buckets[i].count;
     if (before + n >= rank) return in_bucket(i, rank - before);
     before += n;

@@ -4,6 +4,7 @@
 // around the bucket's own mean (exact when the bucket holds one value).
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 
@@ -24,8 +25,10 @@ class Histogram {
     if (v < m_min) m_min = v;
   }
   void merge(const Histogram& other);
+  // Every non-empty bucket lies in [index(min), index(max)]: clearing, merging and walking the
+  // buckets touch that range only (an interval histogram is cleared every sample).
   void clear() {
-    m_buckets.fill(Bucket{});
+    if (m_count) std::fill(m_buckets.begin() + index(m_min), m_buckets.begin() + index(m_max) + 1, Bucket{});
     m_count = 0;
     m_sum = 0;
     m_max = 0;
@@ -53,7 +56,8 @@ class Histogram {
   // f(low, width, count) for every non-empty bucket, ascending: the bucket holds [low, low + width).
   template <class F>
   void for_each_bucket(F&& f) const {
-    for (std::size_t i = 0; i < kBuckets; ++i)
+    if (m_count == 0) return;
+    for (std::size_t i = index(m_min), last = index(m_max); i <= last; ++i)
       if (m_buckets[i].count) f(bucket_low(i), bucket_width(i), m_buckets[i].count);
   }
 

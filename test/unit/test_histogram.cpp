@@ -145,3 +145,27 @@ TEST_CASE("histogram buckets list the non-empty buckets in ascending order", "[s
   CHECK(seen[2][0] + seen[2][1] > 1000000);
   CHECK(seen[2][2] == 1);
 }
+
+TEST_CASE("a cleared histogram keeps nothing of what it held", "[stats]") {
+  Histogram h;
+  for (std::uint64_t v = 1000; v < 5000000; v += 977) h.record(v);
+  h.clear();
+  CHECK(h.count() == 0);
+  CHECK(h.quantile(0.5) == 0);
+  h.record(300);
+  h.record(301);
+  std::uint64_t buckets = 0, total = 0;
+  h.for_each_bucket([&](std::uint64_t, std::uint64_t, std::uint64_t count) {
+    ++buckets;
+    total += count;
+  });
+  CHECK(total == 2);
+  CHECK(buckets <= 2);
+  CHECK(h.quantile(1.0) == 301);
+  Histogram empty, sum;
+  sum.merge(empty);
+  CHECK(sum.count() == 0);
+  sum.merge(h);
+  CHECK(sum.quantile(0.0) == 300);
+  CHECK(sum.quantile(1.0) == 301);
+}
