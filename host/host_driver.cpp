@@ -13,15 +13,31 @@ HostDriver::HostDriver(sc_core::sc_module_name name, Timeline& timeline)
     : sc_core::sc_module(name), m_timeline(timeline) {}
 
 void HostDriver::start(const JobSpec& job, std::uint64_t capacity_bytes, std::uint64_t seed, IoStats& stats) {
-  begin(std::make_unique<JobGenerator>(job, capacity_bytes, seed), job.iodepth, job.runtime_ps, stats);
+  auto generator = std::make_unique<JobGenerator>(job, capacity_bytes, seed);
+  const std::uint64_t total = generator->total_bytes();
+  begin(std::move(generator), job.iodepth, job.runtime_ps, total, stats);
 }
 
 void HostDriver::start_trim(std::vector<std::pair<Lba, std::uint64_t>> ranges, IoStats& stats) {
-  begin(std::make_unique<TrimSource>(std::move(ranges)), 1, 0, stats);
+  std::uint64_t sectors = 0;
+  for (const auto& range : ranges) sectors += range.second;
+  begin(std::make_unique<TrimSource>(std::move(ranges)), 1, 0, sectors * kSectorBytes, stats);
 }
 
-void HostDriver::begin(std::unique_ptr<IoSource> source, std::uint32_t depth, Picos runtime_ps, IoStats& stats) {
+double HostDriver::progress() const {
+  if (!m_running) return 0;
+  double done = m_job_bytes ? double(m_job_done_bytes) / double(m_job_bytes) : 0;
+  if (m_job_runtime_ps) done = std::max(done, double(now_picos() - m_job_start_ps) / double(m_job_runtime_ps));
+  return std::min(1.0, done);
+}
+
+void HostDriver::begin(std::unique_ptr<IoSource> source, std::uint32_t depth, Picos runtime_ps,
+                       std::uint64_t total_bytes, IoStats& stats) {
   if (m_running) throw std::logic_error("host driver already runs a job");
+  m_job_start_ps = now_picos();
+  m_job_runtime_ps = runtime_ps;
+  m_job_bytes = total_bytes;
+  m_job_done_bytes = 0;
   m_generator = std::move(source);
   m_requests.assign(depth, IoRequest{});
   m_free.clear();
@@ -105,6 +121,8 @@ void HostDriver::io_done(IoRequest* r) {
     }
   }
   record_completion(*m_stats, *r, m_last_completed_seq);
+  m_interval_latency.record(r->completed_ps - r->issued_ps);
+  m_job_done_bytes += std::uint64_t(r->sectors) * kSectorBytes;
   ++m_counters.ios;
   --m_in_flight;
   m_free.push_back(r->id);

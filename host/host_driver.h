@@ -35,6 +35,13 @@ class HostDriver : public sc_core::sc_module, public IoCompletionIf, private Tim
   bool running() const { return m_running; }
   const sc_core::sc_event& done_event() const { return m_done_event; }
   const HostCounters& counters() const { return m_counters; }
+  // Latency of every request completed since the last reset_interval_latency() (the time
+  // series' per-interval percentiles).
+  const Histogram& interval_latency() const { return m_interval_latency; }
+  void reset_interval_latency() { m_interval_latency.clear(); }
+  // How far the running job is, in [0, 1]: the larger of bytes (or trim ranges) done over the
+  // job's total and simulated time over its runtime; 0 when nothing runs.
+  double progress() const;
 
   void io_done(IoRequest* request) override;
 
@@ -43,7 +50,8 @@ class HostDriver : public sc_core::sc_module, public IoCompletionIf, private Tim
   void issue_more();
   void finish_if_drained();
 
-  void begin(std::unique_ptr<IoSource> source, std::uint32_t depth, Picos runtime_ps, IoStats& stats);
+  void begin(std::unique_ptr<IoSource> source, std::uint32_t depth, Picos runtime_ps, std::uint64_t total_bytes,
+             IoStats& stats);
   void note_written(const IoRequest& r);
 
   std::unique_ptr<IoSource> m_generator;
@@ -58,6 +66,10 @@ class HostDriver : public sc_core::sc_module, public IoCompletionIf, private Tim
   Timeline& m_timeline;
   sc_core::sc_event m_done_event;
   HostCounters m_counters;
+  Histogram m_interval_latency;
+  // Progress of the running job.
+  Picos m_job_start_ps = 0, m_job_runtime_ps = 0;
+  std::uint64_t m_job_bytes = 0, m_job_done_bytes = 0;
 };
 
 }  // namespace ssdlab

@@ -106,6 +106,9 @@ struct ScenarioSpec {
   std::uint64_t seed = 1;
   Picos sample_interval_ps = 10 * kPicosPerMs;
   std::vector<PhaseSpec> phases;
+  // Completion-latency percentiles reported per phase and direction (fio's percentile_list
+  // and its default), ascending, each in (0, 100].
+  std::vector<double> percentile_list = {1, 5, 10, 20, 30, 40, 50, 60, 70, 80, 90, 95, 99, 99.5, 99.9, 99.95, 99.99};
 };
 
 }  // namespace ssdlab

@@ -73,6 +73,37 @@ std::string resolve_drive_path(const std::string& drive, const std::string& scen
   return (fs::path(scenario_path).parent_path() / path).lexically_normal().string();
 }
 
+// fio's percentile_list: a YAML list of numbers or one string "99:99.9" (a bare number too);
+// each in (0, 100], at most 20 (fio's limit), sorted ascending as fio reports them.
+std::vector<double> parse_percentile_list(const YamlSource& src, const YAML::Node& node) {
+  constexpr std::size_t kMaxPercentiles = 20;
+  std::vector<std::pair<std::string, YAML::Node>> items;
+  if (node.IsSequence()) {
+    for (std::size_t i = 0; i < node.size(); ++i)
+      items.emplace_back(get_scalar(src, node[i], "percentile_list", "a number"), node[i]);
+  } else {
+    std::string text = get_scalar(src, node, "percentile_list", "a list of numbers or A:B:C");
+    for (std::size_t start = 0;;) {
+      const std::size_t colon = text.find(':', start);
+      items.emplace_back(text.substr(start, colon - start), node);
+      if (colon == std::string::npos) break;
+      start = colon + 1;
+    }
+  }
+  if (items.empty() || items.size() > kMaxPercentiles)
+    src.fail(node, "percentile_list", "needs 1 to " + std::to_string(kMaxPercentiles) + " percentiles");
+  std::vector<double> out;
+  for (const auto& [text, at] : items) {
+    double v = 0;
+    if (!parse_plain_double(text, v) || !(v > 0 && v <= 100))
+      src.fail(at, "percentile_list", "'" + text + "' is not a percentile in (0, 100]");
+    out.push_back(v);
+  }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
 class ScenarioParser {
  public:
   explicit ScenarioParser(const YamlSource& src) : src_(src) {}
@@ -124,6 +155,7 @@ ScenarioSpec ScenarioParser::parse(const YAML::Node& root) {
   if (const YAML::Node interval = root["sample_interval"]) {
     spec.sample_interval_ps = uint_key(interval, "sample_interval", "sample_interval");
   }
+  if (const YAML::Node list = root["percentile_list"]) spec.percentile_list = parse_percentile_list(src_, list);
   const YAML::Node phases = require(src_, root, "", "phases");
   spec.phases.reserve(count_phases(phases, "phases", 0));
   parse_phase_list(phases, "phases", "", spec.phases, 0);

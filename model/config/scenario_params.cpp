@@ -25,6 +25,11 @@ void add_top(ParamTable& t) {
                   .def("10ms")
                   .at_least(1));
   t.push_back(make_param("phases", K::kList, "", "the phases, run in order (at most 100000 after repeats)").required());
+  t.push_back(make_param("percentile_list", K::kList, "percent",
+                         "completion-latency percentiles in summary.json (fio's percentile_list: "
+                         "a list or A:B:C, at most 20)")
+                  .def("1:5:10:20:30:40:50:60:70:80:90:95:99:99.5:99.9:99.95:99.99")
+                  .shows("0 < N <= 100"));
 }
 
 void add_phase(ParamTable& t) {

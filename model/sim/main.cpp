@@ -1,23 +1,106 @@
 // The ssdlab command line: `ssdlab run SCENARIO`, `ssdlab info CONFIG`, `ssdlab serve --drive CONFIG`,
-// `ssdlab params [SECTION]`.
+// `ssdlab params [SECTION]`, `ssdlab --version`. Exit codes (docs/cli.md): 0 ok, 1 simulation or
+// runtime failure, 2 usage or config error.
 #include <systemc>
 
 #include <CLI/CLI.hpp>
 #include <cstdlib>
+#include <cstring>
 #include <iostream>
+#include <string>
+#include <vector>
 
 #include "model/config/config_loader.h"
+#include "model/config/config_yaml.h"
 #include "model/config/drive_memory.h"
 #include "model/config/params.h"
 #include "model/sim/drive_info.h"
 #include "model/sim/explain.h"
+#include "model/sim/latency_log.h"
 #include "model/sim/run_scenario.h"
 #include "model/sim/serve.h"
+#include "ssdlab_version.h"
+
+namespace {
+
+constexpr int kExitOk = 0, kExitFailure = 1, kExitUsage = 2;
+
+void print_version() {
+  std::cout << "ssdlab " << SSDLAB_VERSION << " (" << (SSDLAB_BUILD_TYPE[0] ? SSDLAB_BUILD_TYPE : "no build type")
+            << " build, SystemC " << SC_VERSION_MAJOR << "." << SC_VERSION_MINOR << "." << SC_VERSION_PATCH << ")\n";
+}
+
+std::vector<std::string> option_names(const CLI::App& app) {
+  std::vector<std::string> names;
+  for (const CLI::Option* opt : app.get_options()) {
+    for (const std::string& n : opt->get_lnames()) names.push_back("--" + n);
+    for (const std::string& n : opt->get_snames()) names.push_back("-" + n);
+  }
+  return names;
+}
+
+// " (did you mean 'x'?)" for the first word of argv that names no subcommand or option of the
+// subcommand it belongs to; "" when every word is known (or nothing is close).
+std::string typo_hint(const CLI::App& app, int argc, char** argv) {
+  using ssdlab::config_detail::did_you_mean;
+  std::vector<std::string> commands;
+  for (const CLI::App* sub : app.get_subcommands({})) commands.push_back(sub->get_name());
+  const CLI::App* sub = nullptr;
+  for (int i = 1; i < argc; ++i) {
+    std::string word = argv[i];
+    if (word == "--") break;
+    if (word.empty() || word[0] != '-') {
+      if (sub != nullptr) continue;  // a positional argument or an option's value
+      for (const CLI::App* s : app.get_subcommands({}))
+        if (s->check_name(word)) sub = s;
+      if (sub == nullptr) return did_you_mean(word, commands);
+      continue;
+    }
+    word = word.substr(0, word.find('='));
+    std::vector<std::string> names = option_names(app);
+    if (sub != nullptr) {
+      const std::vector<std::string> more = option_names(*sub);
+      names.insert(names.end(), more.begin(), more.end());
+    }
+    if (std::find(names.begin(), names.end(), word) != names.end()) continue;
+    if (word.size() > 2 && word[1] != '-' && std::find(names.begin(), names.end(), word.substr(0, 2)) != names.end())
+      continue;  // -q with its value attached, or flags run together
+    return did_you_mean(word, names);
+  }
+  return "";
+}
+
+// A parse error: CLI11's message, the closest known word, where to look; exit code 2.
+int usage_error(const CLI::App& app, const CLI::ParseError& e, int argc, char** argv) {
+  std::string where = "ssdlab";
+  for (const CLI::App* sub : app.get_subcommands({}))
+    if (argc > 1 && sub->check_name(argv[1])) where += " " + sub->get_name();
+  if (where == "ssdlab" && argc > 1 && argv[1][0] != '-')
+    std::cerr << "ssdlab: unknown command '" << argv[1] << "'" << typo_hint(app, argc, argv) << "\n";
+  else
+    std::cerr << "ssdlab: " << e.what() << typo_hint(app, argc, argv) << "\n";
+  std::cerr << "Run '" << where << " --help' for usage.\n";
+  return kExitUsage;
+}
+
+}  // namespace
+
+// Our own main() instead of libsystemc's: SystemC prints its banner in sc_elab_and_sim(),
+// before sc_main() runs, unless SYSTEMC_DISABLE_COPYRIGHT_MESSAGE is set by then.
+int main(int argc, char** argv) {
+  setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);  // keep the output to our own
+  setenv("SC_COPYRIGHT_MESSAGE", "DISABLE", 1);         // (any other value would turn it on)
+  return sc_core::sc_elab_and_sim(argc, argv);
+}
 
 int sc_main(int argc, char** argv) {
-  setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);  // keep the output to our own
   CLI::App app{"ssdlab: a discrete-event SATA SSD emulator (SystemC)"};
   app.require_subcommand(1);
+  app.add_flag("--version,-V", "print the version and build type, then exit");
+  if (argc == 2 && (std::strcmp(argv[1], "--version") == 0 || std::strcmp(argv[1], "-V") == 0)) {
+    print_version();
+    return kExitOk;
+  }
 
   ssdlab::RunOptions run;
   CLI::App* run_cmd = app.add_subcommand("run", "simulate a scenario (drive + phases) and write its results");
@@ -30,6 +113,23 @@ int sc_main(int argc, char** argv) {
       ->add_option("--scale", run.scale,
                    "run a scaled-down copy: fewer blocks per die, durations and sizes shrunk alike (0..1]")
       ->check(CLI::Range(0.0001, 1.0));
+  run_cmd->add_flag("!--no-progress", run.progress, "no progress line on a terminal");
+  run_cmd->add_option("--latency-log", run.latency_log,
+                      "write one line per completed request to FILE (fio's latency log; see --latency-log-format)");
+  run_cmd
+      ->add_option("--latency-log-format", run.latency_log_format,
+                   "fio: time ms, latency ns, direction, bytes, offset; anatomy: CSV, a column per latency part")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"fio", "anatomy"}));
+  std::string latency_window;
+  run_cmd
+      ->add_option("--latency-window", latency_window,
+                   "T0,T1: log only requests completed in [T0, T1] simulated seconds")
+      ->check([&run](const std::string& text) {
+        return ssdlab::parse_time_window(text, run.latency_window_start, run.latency_window_end)
+                   ? std::string()
+                   : "expected T0,T1 in simulated seconds with 0 <= T0 < T1, got '" + text + "'";
+      });
 
   std::string info_path;
   std::vector<std::string> info_overrides;
@@ -91,7 +191,12 @@ int sc_main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    return app.exit(e);
+    if (e.get_exit_code() == 0) return app.exit(e);  // --help
+    return usage_error(app, e, argc, argv);
+  }
+  if (!latency_window.empty() && run.latency_log.empty()) {
+    std::cerr << "ssdlab: run: --latency-window needs --latency-log FILE\n";
+    return kExitUsage;
   }
   try {
     if (*run_cmd) {
@@ -105,7 +210,7 @@ int sc_main(int argc, char** argv) {
       for (const std::string& name : ssdlab::param_sections()) sections += (sections.empty() ? "" : ", ") + name;
       std::cerr << "ssdlab: params: no keys under '" << params_section << "'"
                 << ssdlab::param_section_hint(params_section) << "; sections: " << sections << "\n";
-      return 2;
+      return kExitUsage;
     } else if (*explain_cmd) {
       return ssdlab::run_explain(explain_dir);
     } else if (*info_cmd) {
@@ -113,7 +218,7 @@ int sc_main(int argc, char** argv) {
     }
   } catch (const ssdlab::ConfigError& e) {
     std::cerr << "ssdlab: " << e.what() << "\n";
-    return 2;
+    return kExitUsage;
   } catch (const std::bad_alloc&) {
     // The config loaded (else ConfigError above), so it loads again: name what it sized.
     try {
@@ -130,12 +235,12 @@ int sc_main(int argc, char** argv) {
     } catch (const std::exception&) {
       std::cerr << "ssdlab: out of memory\n";
     }
-    return 1;
+    return kExitFailure;
   } catch (const std::exception& e) {
     std::cerr << "ssdlab: " << e.what() << "\n";
-    return 1;
+    return kExitFailure;
   }
-  return 0;
+  return kExitOk;
 }
 
 // Sanitizer builds: LeakSanitizer's tracer crashes scanning SystemC's coroutine stacks at exit

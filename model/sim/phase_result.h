@@ -78,6 +78,9 @@ struct Sample {
   double map_hit_rate = -1;  // < 0 when the mapping table was not accessed
   std::uint64_t buffer_dirty_units = 0;
   double die_busy = 0;  // mean over dies of the busy fraction
+  // Requests completed in the interval and their latency quantiles (columns p50_us, p99_us).
+  std::uint64_t latency_count = 0;
+  Picos p50_ps = 0, p99_ps = 0;
 };
 
 }  // namespace ssdlab

@@ -22,9 +22,36 @@ nlohmann::json latency_json(const Histogram& h) {
           {"max", us(double(h.max()))}};
 }
 
+nlohmann::json latency_json(const Histogram& h, const std::vector<double>& percentiles) {
+  nlohmann::json j = latency_json(h);
+  nlohmann::json clat = nlohmann::json::object();
+  char key[32];
+  for (double p : percentiles) {
+    std::snprintf(key, sizeof key, "%f", p);  // fio's key: "99.000000"
+    clat[key] = us(double(h.quantile(p / 100.0)));
+  }
+  j["clat_percentiles_us"] = clat;
+  return j;
+}
+
+nlohmann::json histogram_json(const Histogram& h) {
+  nlohmann::json buckets = nlohmann::json::array();
+  h.for_each_bucket([&buckets](std::uint64_t low, std::uint64_t width, std::uint64_t count) {
+    buckets.push_back({us(double(low)), us(double(low) + double(width)), count});
+  });
+  return {{"count", h.count()}, {"min_us", us(double(h.min()))}, {"max_us", us(double(h.max()))}, {"buckets", buckets}};
+}
+
+std::string csv_field(const std::string& text) {
+  if (text.find_first_of(",\"\r\n") == std::string::npos) return text;
+  std::string out = "\"";
+  for (char c : text) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
+}
+
 namespace {
 
-nlohmann::json phase_json(const PhaseResult& r) {
+nlohmann::json phase_json(const PhaseResult& r, const std::vector<double>& percentiles) {
   nlohmann::json j;
   j["name"] = r.name;
   j["kind"] = r.kind;
@@ -39,9 +66,9 @@ nlohmann::json phase_json(const PhaseResult& r) {
   j["read_mbps"] = r.read_mbps();
   j["write_mbps"] = r.write_mbps();
   j["iops"] = r.iops();
-  j["latency_us"] = latency_json(r.io.latency_ps);
-  j["read_latency_us"] = latency_json(r.io.read_latency_ps);
-  j["write_latency_us"] = latency_json(r.io.write_latency_ps);
+  j["latency_us"] = latency_json(r.io.latency_ps, percentiles);
+  j["read_latency_us"] = latency_json(r.io.read_latency_ps, percentiles);
+  j["write_latency_us"] = latency_json(r.io.write_latency_ps, percentiles);
   const double n = r.io.ios() ? double(r.io.ios()) : 1.0;
   j["latency_breakdown_us"] = {{"wait_for_tag", us(double(r.io.wait_tag_ps) / n)},
                                {"in_drive", us(double(r.io.in_drive_ps) / n)}};
@@ -88,7 +115,7 @@ std::string summary_json(const ScenarioSpec& scenario, const DriveConfig& config
   j["user_bytes"] = config.controller.user_bytes;
   j["raw_bytes"] = config.nand.raw_bytes();
   nlohmann::json phases = nlohmann::json::array();
-  for (const PhaseResult& r : results) phases.push_back(phase_json(r));
+  for (const PhaseResult& r : results) phases.push_back(phase_json(r, scenario.percentile_list));
   j["phases"] = phases;
   for (const PhaseResult& r : results) {
     if (r.stats.empty()) continue;
@@ -98,13 +125,48 @@ std::string summary_json(const ScenarioSpec& scenario, const DriveConfig& config
   return j.dump(2) + "\n";
 }
 
-std::string timeseries_csv(const std::vector<Sample>& samples) {
+std::string latency_histograms_json(const std::vector<PhaseResult>& results) {
+  nlohmann::json phases = nlohmann::json::array();
+  for (const PhaseResult& r : results) {
+    phases.push_back({{"name", r.name},
+                      {"read", histogram_json(r.io.read_latency_ps)},
+                      {"write", histogram_json(r.io.write_latency_ps)},
+                      {"all", histogram_json(r.io.latency_ps)}});
+  }
+  return nlohmann::json{{"phases", phases}}.dump(1) + "\n";
+}
+
+std::string latency_histograms_csv(const std::vector<PhaseResult>& results) {
   std::ostringstream out;
-  out << "time_s,phase,read_mbps,write_mbps,iops,free_blocks,waf,gc_erases,map_hit_rate,buffer_dirty_units,die_busy\n";
+  out << "phase,direction,low_us,high_us,count\n";
+  char line[128];
+  for (const PhaseResult& r : results) {
+    const std::string name = csv_field(r.name);
+    const std::pair<const char*, const Histogram*> dirs[] = {
+        {"read", &r.io.read_latency_ps}, {"write", &r.io.write_latency_ps}, {"all", &r.io.latency_ps}};
+    for (const auto& [dir, h] : dirs) {
+      h->for_each_bucket([&](std::uint64_t low, std::uint64_t width, std::uint64_t count) {
+        std::snprintf(line, sizeof line, ",%s,%.6f,%.6f,%llu\n", dir, us(double(low)), us(double(low) + double(width)),
+                      static_cast<unsigned long long>(count));
+        out << name << line;
+      });
+    }
+  }
+  return out.str();
+}
+
+std::string timeseries_csv(const std::vector<Sample>& samples, const std::vector<std::string>& phase_names) {
+  std::ostringstream out;
+  out << "time_s,phase,read_mbps,write_mbps,iops,free_blocks,waf,gc_erases,map_hit_rate,buffer_dirty_units,die_busy,"
+         "p50_us,p99_us\n";
+  std::vector<std::string> names;
+  for (const std::string& n : phase_names) names.push_back(csv_field(n));
   char line[256];
   for (const Sample& s : samples) {
-    std::snprintf(line, sizeof line, "%.6f,%u,%.3f,%.3f,%.1f,%llu,", s.time_s, s.phase, s.read_mbps, s.write_mbps,
-                  s.iops, static_cast<unsigned long long>(s.free_blocks));
+    std::snprintf(line, sizeof line, "%.6f,", s.time_s);
+    out << line << (s.phase < names.size() ? names[s.phase] : std::to_string(s.phase));
+    std::snprintf(line, sizeof line, ",%.3f,%.3f,%.1f,%llu,", s.read_mbps, s.write_mbps, s.iops,
+                  static_cast<unsigned long long>(s.free_blocks));
     out << line;
     if (s.waf >= 0) {
       std::snprintf(line, sizeof line, "%.4f", s.waf);
@@ -116,8 +178,15 @@ std::string timeseries_csv(const std::vector<Sample>& samples) {
       std::snprintf(line, sizeof line, "%.4f", s.map_hit_rate);
       out << line;
     }
-    std::snprintf(line, sizeof line, ",%llu,%.4f\n", static_cast<unsigned long long>(s.buffer_dirty_units), s.die_busy);
+    std::snprintf(line, sizeof line, ",%llu,%.4f,", static_cast<unsigned long long>(s.buffer_dirty_units), s.die_busy);
     out << line;
+    if (s.latency_count) {
+      std::snprintf(line, sizeof line, "%.3f,%.3f", us(double(s.p50_ps)), us(double(s.p99_ps)));
+      out << line;
+    } else {
+      out << ',';
+    }
+    out << '\n';
   }
   return out.str();
 }

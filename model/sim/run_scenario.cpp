@@ -1,6 +1,8 @@
 #include "model/sim/run_scenario.h"
 
+#include <unistd.h>
 #include <chrono>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -10,6 +12,8 @@
 
 #include "model/config/config_loader.h"
 #include "model/sim/explain.h"
+#include "model/sim/latency_log.h"
+#include "model/sim/progress.h"
 #include "model/sim/report.h"
 #include "model/sim/scale.h"
 #include "model/sim/scenario_runner.h"
@@ -24,24 +28,61 @@ void write_file(const std::filesystem::path& path, const std::string& text) {
   if (!out) throw std::runtime_error("cannot write " + path.string());
 }
 
+double wall_now() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
+
+std::unique_ptr<LatencyLog> open_latency_log(const RunOptions& options) {
+  if (options.latency_log.empty()) return nullptr;
+  if (options.latency_log_format != "fio" && options.latency_log_format != "anatomy")
+    throw ConfigError("--latency-log-format must be fio or anatomy, got '" + options.latency_log_format + "'");
+  const LatencyLogFormat format =
+      options.latency_log_format == "anatomy" ? LatencyLogFormat::kAnatomy : LatencyLogFormat::kFio;
+  return std::make_unique<LatencyLog>(options.latency_log, format, options.latency_window_start,
+                                      options.latency_window_end);
+}
+
 }  // namespace
 
 RunOutcome simulate(const ScenarioSpec& scenario, const DriveConfig& config, bool quiet, Probe* probe) {
+  RunOptions options;
+  options.quiet = quiet;
+  return simulate(scenario, config, options, probe);
+}
+
+RunOutcome simulate(const ScenarioSpec& scenario, const DriveConfig& config, const RunOptions& options, Probe* probe) {
   RunOutcome outcome;
   outcome.scenario = scenario;
   outcome.config = config;
   const auto wall_start = std::chrono::steady_clock::now();
   ScenarioRunner runner("run", scenario, config);
   if (probe) runner.ssd.add_probe(*probe);
-  if (!quiet) {
+  std::unique_ptr<LatencyLog> latency_log = open_latency_log(options);
+  if (latency_log) runner.ssd.add_probe(*latency_log);
+  // The progress line is drawn from the time-series sampler's callback: it reads the wall
+  // clock and prints, and adds no event or process to the simulation.
+  std::unique_ptr<ProgressLine> progress;
+  if (!options.quiet && options.progress && ::isatty(STDOUT_FILENO)) {
+    // SSDLAB_PROGRESS_DELAY: seconds of wall time before the line appears (default 2; tests: 0).
+    const char* delay = std::getenv("SSDLAB_PROGRESS_DELAY");
+    progress = std::make_unique<ProgressLine>(std::cout, delay ? std::atof(delay) : 2.0);
+    runner.on_progress = [&progress](const ScenarioRunner::Progress& p) {
+      progress->update(p.phase, p.phases, *p.name, p.fraction, p.sim_s, wall_now());
+    };
+  }
+  if (!options.quiet) {
     print_table(std::cout, {});
-    runner.on_phase_done = [](const PhaseResult& r) {
+    runner.on_phase_done = [&progress](const PhaseResult& r) {
+      if (progress) progress->clear();
       print_phase_line(std::cout, r);
       std::cout.flush();
     };
   }
   sc_core::sc_start();
-  if (!runner.error().empty()) throw std::runtime_error(runner.error());
+  if (progress) progress->clear();
+  if (latency_log) latency_log->close();
+  if (!runner.error().empty()) {
+    if (runner.error_is_input()) throw ConfigError(runner.error());
+    throw std::runtime_error(runner.error());
+  }
   if (!runner.finished()) throw std::runtime_error("simulation stopped before the scenario ended");
   outcome.results = runner.results();
   outcome.samples = runner.samples();
@@ -98,12 +139,16 @@ RunOutcome run_scenario(const RunOptions& options) {
     std::cout << "scenario " << scenario.name << " on drive " << config.name << " (seed " << scenario.seed
               << "), results in " << out.string() << "\n";
   }
-  RunOutcome outcome = simulate(scenario, config, options.quiet);
+  RunOutcome outcome = simulate(scenario, config, options);
   outcome.out_dir = out.string();
   const std::string summary = summary_json(scenario, config, outcome.results);
   write_file(out / "summary.json", summary);
   write_file(out / "explain.txt", explain_summary(nlohmann::json::parse(summary)));
-  write_file(out / "timeseries.csv", timeseries_csv(outcome.samples));
+  std::vector<std::string> phase_names;
+  for (const PhaseSpec& p : scenario.phases) phase_names.push_back(p.name);
+  write_file(out / "timeseries.csv", timeseries_csv(outcome.samples, phase_names));
+  write_file(out / "latency_histograms.json", latency_histograms_json(outcome.results));
+  write_file(out / "latency_histograms.csv", latency_histograms_csv(outcome.results));
   std::ostringstream wall;
   wall << "{\n  \"wall_seconds\": " << outcome.wall_seconds << ",\n  \"phases\": [";
   for (std::size_t i = 0; i < outcome.results.size(); ++i) {
@@ -114,7 +159,10 @@ RunOutcome run_scenario(const RunOptions& options) {
   if (!options.quiet) {
     print_expectations(std::cout, outcome.results);
     std::cout << "wall time " << outcome.wall_seconds << " s; wrote " << (out / "summary.json").string() << ", "
-              << (out / "timeseries.csv").string() << ", " << (out / "config.yaml").string() << "\n";
+              << (out / "timeseries.csv").string() << ", " << (out / "latency_histograms.json").string() << ", "
+              << (out / "config.yaml").string();
+    if (!options.latency_log.empty()) std::cout << ", " << options.latency_log;
+    std::cout << "\n";
   }
   return outcome;
 }

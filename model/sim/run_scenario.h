@@ -20,6 +20,13 @@ struct RunOptions {
   std::uint64_t seed = 0;
   bool quiet = false;
   double scale = 1.0;  // < 1: a scaled-down drive and scenario (model/sim/scale.h)
+  // Terminal progress line while a phase runs (only when not quiet and stdout is a TTY).
+  bool progress = true;
+  // --latency-log FILE: one line per request (model/sim/latency_log.h), completions in the
+  // window [start, end] of simulated time; format "fio" or "anatomy".
+  std::string latency_log;
+  std::string latency_log_format = "fio";
+  Picos latency_window_start = 0, latency_window_end = ~Picos(0);
 };
 
 struct RunOutcome {
@@ -32,13 +39,17 @@ struct RunOutcome {
 };
 
 // Elaborates and runs the simulation (once per process: SystemC elaborates only once).
-// Throws ConfigError for bad input and std::runtime_error when the simulation fails.
+// Throws ConfigError for bad input (a phase the drive cannot run included) and
+// std::runtime_error when the simulation fails.
 RunOutcome run_scenario(const RunOptions& options);
 // The scenario and drive `run_scenario` would simulate (overrides and scale applied).
 void prepare_run(const RunOptions& options, ScenarioSpec& scenario, DriveConfig& config);
 // Same, for a scenario already in memory (tests); writes nothing.
 // `probe` (optional) is attached to the drive for the whole run (model/core/probe.h).
 RunOutcome simulate(const ScenarioSpec& scenario, const DriveConfig& config, bool quiet = true, Probe* probe = nullptr);
+// Same with the run's terminal and instrument options (quiet, progress, latency log).
+RunOutcome simulate(const ScenarioSpec& scenario, const DriveConfig& config, const RunOptions& options,
+                    Probe* probe = nullptr);
 // Several independent drives side by side in one simulation (tests that compare drives).
 std::vector<RunOutcome> simulate_all(const std::vector<std::pair<ScenarioSpec, DriveConfig>>& runs);
 

@@ -2,6 +2,7 @@
 
 #include "controller/ftl/precondition.h"
 
+#include <algorithm>
 #include <chrono>
 #include <exception>
 #include <stdexcept>
@@ -92,6 +93,7 @@ void ScenarioRunner::run_phase(const PhaseSpec& phase, std::size_t index) {
   r.expect = phase.expect;
   const auto wall_start = std::chrono::steady_clock::now();
   m_current_phase = static_cast<std::uint32_t>(index);
+  m_phase_start_ps = now_picos();
   const std::uint64_t capacity = ssd.controller.user_sectors() * kSectorBytes;
   PhaseMeter meter;
   if (phase.kind == PhaseKind::kSecureErase || phase.kind == PhaseKind::kPrecondition) {
@@ -149,11 +151,28 @@ void ScenarioRunner::run() {
   } catch (const std::exception& e) {
     const PhaseSpec& p = m_scenario.phases[m_results.size()];
     m_error = m_scenario.path + ":" + std::to_string(p.line) + ": phase '" + p.name + "': " + e.what();
+    m_error_is_input = dynamic_cast<const std::invalid_argument*>(&e) != nullptr;
   }
   // No sc_stop(): with the sampler cancelled and the drive drained nothing is left to do,
   // so sc_start() returns by itself, and several runners can share one simulation.
   m_sampling = false;
   m_sample_event.cancel();
+}
+
+void ScenarioRunner::report_progress() {
+  if (m_current_phase >= m_scenario.phases.size()) return;
+  const PhaseSpec& phase = m_scenario.phases[m_current_phase];
+  Progress p;
+  p.phase = m_current_phase;
+  p.phases = m_scenario.phases.size();
+  p.name = &phase.name;
+  p.sim_s = double(now_picos()) / double(kPicosPerSec);
+  if (driver.running()) {
+    p.fraction = driver.progress();
+  } else if (phase.kind == PhaseKind::kIdle && phase.idle_ps) {
+    p.fraction = std::min(1.0, double(now_picos() - m_phase_start_ps) / double(phase.idle_ps));
+  }
+  on_progress(p);
 }
 
 const ScenarioRunner::SampleColumns& ScenarioRunner::sample_columns() {
@@ -207,7 +226,15 @@ void ScenarioRunner::on_sample() {
   if (hit_rate >= 0) s.map_hit_rate = hit_rate;  // NaN: no access
   s.buffer_dirty_units = static_cast<std::uint64_t>(d.level_at(col.dirty_units));
   s.die_busy = d.mean_busy_fraction_at(col.die_busy);
+  const Histogram& latency = driver.interval_latency();
+  s.latency_count = latency.count();
+  if (s.latency_count) {
+    s.p50_ps = latency.quantile(0.50);
+    s.p99_ps = latency.quantile(0.99);
+    driver.reset_interval_latency();
+  }
   m_samples.push_back(s);
+  if (on_progress) report_progress();
   // A job whose requests stop completing for a long simulated time means a stalled drive
   // (a firmware bug): report it instead of sampling forever.
   if (driver.running() && ios == 0) {

@@ -28,8 +28,19 @@ class ScenarioRunner : public sc_core::sc_module {
   const std::vector<Sample>& samples() const { return m_samples; }
   bool finished() const { return m_finished; }
   const std::string& error() const { return m_error; }
+  // The error is the scenario's (a phase the drive cannot run: bs over max_transfer, trim
+  // unused without mark, ...), not the simulation's.
+  bool error_is_input() const { return m_error_is_input; }
   // Called after each phase (progress printing).
   std::function<void(const PhaseResult&)> on_phase_done;
+  // Where the run is, passed at every time-series sample (the terminal's progress line).
+  struct Progress {
+    std::size_t phase = 0, phases = 0;
+    const std::string* name = nullptr;
+    double fraction = -1;  // of the phase, by requests or simulated time; < 0: unknown
+    double sim_s = 0;
+  };
+  std::function<void(const Progress&)> on_progress;
 
  private:
   void run();
@@ -46,10 +57,13 @@ class ScenarioRunner : public sc_core::sc_module {
   std::vector<Sample> m_samples;
   bool m_finished = false;
   std::string m_error;
+  bool m_error_is_input = false;
   // Sampler state.
   sc_core::sc_event m_sample_event;
   bool m_sampling = false;
   std::uint32_t m_current_phase = 0;
+  Picos m_phase_start_ps = 0;
+  void report_progress();
   StatsSnapshot m_last_sample, m_sample;
   StatsDelta m_interval;  // the last interval, storage reused
   // The time-series columns' statistics by catalogue index, looked up once (by name, at the

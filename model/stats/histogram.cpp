@@ -23,24 +23,39 @@ std::uint64_t Histogram::bucket_width(std::size_t i) {
 }
 
 void Histogram::merge(const Histogram& other) {
-  for (std::size_t i = 0; i < kBuckets; ++i) m_buckets[i] += other.m_buckets[i];
+  if (other.m_count == 0) return;
+  for (std::size_t i = index(other.m_min), last = index(other.m_max); i <= last; ++i) {
+    m_buckets[i].count += other.m_buckets[i].count;
+    m_buckets[i].sum += other.m_buckets[i].sum;
+  }
   m_count += other.m_count;
   m_sum += other.m_sum;
   m_max = std::max(m_max, other.m_max);
   m_min = std::min(m_min, other.m_min);
 }
 
+std::uint64_t Histogram::in_bucket(std::size_t i, std::uint64_t j) const {
+  const Bucket& b = m_buckets[i];
+  const std::uint64_t lo = std::max(bucket_low(i), m_min);
+  const std::uint64_t hi = std::min(bucket_low(i) + (bucket_width(i) - 1), m_max);
+  const double mean = std::min(double(hi), std::max(double(lo), b.sum / double(b.count)));
+  const double half = std::min(mean - double(lo), double(hi) - mean);
+  const double v = mean - half + 2.0 * half * ((double(j) - 0.5) / double(b.count));
+  const auto rounded = static_cast<std::uint64_t>(std::llround(std::max(0.0, v)));
+  return std::min(hi, std::max(lo, rounded));
+}
+
 std::uint64_t Histogram::quantile(double q) const {
   if (m_count == 0) return 0;
   const double clamped = std::min(1.0, std::max(0.0, q));
-  const auto rank = static_cast<std::uint64_t>(std::ceil(clamped * double(m_count)));
-  std::uint64_t seen = 0;
-  for (std::size_t i = 0; i < kBuckets; ++i) {
-    seen += m_buckets[i];
-    if (seen >= std::max<std::uint64_t>(rank, 1)) {
-      const std::uint64_t mid = bucket_low(i) + bucket_width(i) / 2;
-      return std::min(m_max, std::max(m_min, mid));
-    }
+  const auto rank = std::max<std::uint64_t>(1, static_cast<std::uint64_t>(std::ceil(clamped * double(m_count))));
+  if (rank == 1) return m_min;  // the smallest and the largest sample are known exactly
+  if (rank >= m_count) return m_max;
+  std::uint64_t before = 0;
+  for (std::size_t i = index(m_min), last = index(m_max); i <= last; ++i) {
+    const std::uint64_t n = m_buckets[i].count;
+    if (before + n >= rank) return in_bucket(i, rank - before);
+    before += n;
   }
   return m_max;
 }

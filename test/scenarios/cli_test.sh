@@ -28,7 +28,7 @@ check "info: twice the line rate, twice the link ceiling" \
 "$bin" run "$src/test/scenarios/smoke.yaml" --out "$tmp/a" --quiet
 check "run writes summary.json" test -s "$tmp/a/summary.json"
 check "run writes timeseries.csv with a header and samples" \
-  bash -c "head -1 '$tmp/a/timeseries.csv' | grep -q '^time_s,phase,read_mbps,write_mbps,iops,free_blocks,waf,gc_erases,map_hit_rate,buffer_dirty_units,die_busy$' && [ \$(wc -l < '$tmp/a/timeseries.csv') -gt 5 ]"
+  bash -c "head -1 '$tmp/a/timeseries.csv' | grep -q '^time_s,phase,read_mbps,write_mbps,iops,free_blocks,waf,gc_erases,map_hit_rate,buffer_dirty_units,die_busy,p50_us,p99_us$' && [ \$(wc -l < '$tmp/a/timeseries.csv') -gt 5 ]"
 check "run writes the effective config" grep -q "^name: \"\?default" "$tmp/a/config.yaml"
 for key in '"phases"' '"name"' '"read_mbps"' '"write_mbps"' '"iops"' '"latency_us"' '"mean"' '"p50"' \
            '"p99"' '"p999"' '"max"' '"waf"' '"gc_erases"' \

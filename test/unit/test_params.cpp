@@ -171,6 +171,8 @@ TEST_CASE("the scenario structs' defaults are the table's defaults", "[params]")
   const ScenarioSpec spec;
   CHECK(std::to_string(spec.seed) == text("seed"));
   CHECK(spec.sample_interval_ps == parse_duration(text("sample_interval")));
+  CHECK(parse_scenario("drive: d.yaml\npercentile_list: " + text("percentile_list") + "\nphases: [mark]\n", "s.yaml")
+            .percentile_list == spec.percentile_list);
   // The loader fills `fill` and `seqpass` phases from the table.
   const ScenarioSpec loaded = parse_scenario("drive: d.yaml\nphases:\n  - fill: 50%\n  - seqpass: read\n", "s.yaml");
   REQUIRE(loaded.phases.size() == 2);
