@@ -29,6 +29,8 @@ int sc_main(int argc, char** argv) {
       ->add_option("--scale", run.scale,
                    "run a scaled-down copy: fewer blocks per die, durations and sizes shrunk alike (0..1]")
       ->check(CLI::Range(0.0001, 1.0));
+  run_cmd->add_flag("--no-plots", run.no_plots,
+                    "do not run the plot script (scripts/ssdlab_plots.py); report.html is written without plots");
 
   std::string info_path;
   std::vector<std::string> info_overrides;

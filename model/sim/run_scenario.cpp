@@ -10,6 +10,7 @@
 
 #include "model/config/config_loader.h"
 #include "model/sim/report.h"
+#include "model/sim/report_html.h"
 #include "model/sim/scale.h"
 #include "model/sim/scenario_runner.h"
 
@@ -112,6 +113,7 @@ RunOutcome run_scenario(const RunOptions& options) {
     std::cout << "wall time " << outcome.wall_seconds << " s; wrote " << (out / "summary.json").string() << ", "
               << (out / "timeseries.csv").string() << ", " << (out / "config.yaml").string() << "\n";
   }
+  write_plots_and_report(outcome, !options.no_plots, options.quiet, /*explain=*/"");
   return outcome;
 }
 

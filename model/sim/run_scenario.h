@@ -19,6 +19,8 @@ struct RunOptions {
   std::uint64_t seed = 0;
   bool quiet = false;
   double scale = 1.0;  // < 1: a scaled-down drive and scenario (model/sim/scale.h)
+  // --no-plots: skip the plot script (model/sim/plots.h); report.html is still written.
+  bool no_plots = false;
 };
 
 struct RunOutcome {
