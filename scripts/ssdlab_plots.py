@@ -404,9 +404,11 @@ def phase_bars(plt, summary, out_dir, spec):
     for k, name in enumerate(order):
         xs = [i for i in x if series[i] == name]
         ax.bar(xs, [values[i] for i in xs], color=colours(k % 10), label=name, width=0.75)
-    if len(phases) <= 30:
+    many = len(phases) > 12
+    if len(phases) <= 40:
         for i, v in zip(x, values):
-            ax.text(i, v, spec["fmt"](v), ha="center", va="bottom", fontsize=7 if len(phases) > 12 else 8)
+            ax.text(i, v, " " + spec["fmt"](v) if many else spec["fmt"](v), ha="center", va="bottom",
+                    fontsize=7 if many else 8, rotation=90 if many else 0)
     doc_label = "document"
     for i, p in enumerate(phases):
         doc = expected(p, spec["metrics"])
@@ -420,10 +422,10 @@ def phase_bars(plt, summary, out_dir, spec):
                        rotation=45 if len(phases) <= 12 else 90, ha="right" if len(phases) <= 12 else "center",
                        fontsize=8)
     ax.set_ylabel(spec["ylabel"])
-    ax.set_ylim(0, max(values + [expected(p, spec["metrics"]) or 0 for p in phases] + [1e-9]) * 1.12)
+    ax.set_ylim(0, max(values + [expected(p, spec["metrics"]) or 0 for p in phases] + [1e-9]) * (1.25 if many else 1.12))
     ax.set_title(title_for(summary, spec["title"]))
     if len(order) < len(phases) or doc_label is None:  # a legend says more than the x labels
-        ax.legend(fontsize=8, loc="best")
+        ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.005, 1.0))
     ax.grid(axis="x", visible=False)
     fig.tight_layout()
     return save(fig, out_dir, spec["file"]), spec["title"], spec["caption"]
