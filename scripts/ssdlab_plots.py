@@ -131,32 +131,51 @@ def series_names(phases):
 
 # ---- shared drawing -----------------------------------------------------------------------
 
+LABEL_PX = 9  # a rotated 7-point name is about this wide
+
+
 def draw_phases(ax, spans, label):
     """Shade alternate timed phases, mark instant ones (erase, trim, precondition) with a dashed
-    line, and write the names at the top of `ax` where they fit."""
+    line, and write the names above `ax` where they fit: instant phases at their line first,
+    then each timed phase at its middle or, if that is taken, the nearest free place inside it."""
     x0, x1 = ax.get_xlim()
-    width_px = ax.get_window_extent().width or 1000.0
-    px_per_s = width_px / max(x1 - x0, 1e-12)
+    px_per_s = (ax.get_window_extent().width or 1000.0) / max(x1 - x0, 1e-12)
     shade = False
-    last_label_px = -1e9
+    instant, timed = [], []
     for s in spans:
-        duration = s["end"] - s["start"]
-        if duration * px_per_s >= 1.0:
+        if (s["end"] - s["start"]) * px_per_s >= 1.0:
             if shade:
                 ax.axvspan(s["start"], s["end"], color="0.5", alpha=0.08, lw=0)
             shade = not shade
             ax.axvline(s["start"], color="0.4", lw=0.6, alpha=0.6)
-            at, fits = (s["start"] + s["end"]) / 2, duration * px_per_s >= 11
-            colour, style = "0.15", "normal"
+            timed.append(s)
         else:
             ax.axvline(s["start"], color="tab:purple", lw=0.8, ls="--", alpha=0.7)
-            at, fits = s["start"], True
-            colour, style = "tab:purple", "italic"
-        at_px = (at - x0) * px_per_s
-        if label and fits and at_px - last_label_px >= 9:
-            ax.text(at, 1.01, s["name"], transform=ax.get_xaxis_transform(), rotation=90, ha="center",
-                    va="bottom", fontsize=7, color=colour, style=style, clip_on=False)
-            last_label_px = at_px
+            instant.append(s)
+    if not label:
+        return
+    taken = []
+
+    def free(px):
+        return all(abs(px - t) >= LABEL_PX for t in taken)
+
+    def put(px, s, colour, style):
+        taken.append(px)
+        ax.text(x0 + px / px_per_s, 1.01, s["name"], transform=ax.get_xaxis_transform(), rotation=90,
+                ha="center", va="bottom", fontsize=7, color=colour, style=style, clip_on=False)
+
+    for s in instant:
+        px = (s["start"] - x0) * px_per_s
+        if free(px):
+            put(px, s, "tab:purple", "italic")
+    for s in timed:
+        lo, hi = (s["start"] - x0) * px_per_s + LABEL_PX / 2, (s["end"] - x0) * px_per_s - LABEL_PX / 2
+        mid = (lo + hi) / 2
+        for offset in range(0, int((hi - lo) / 2) + 1):
+            spot = next((px for px in (mid - offset, mid + offset) if free(px)), None)
+            if spot is not None:
+                put(spot, s, "0.15", "normal")
+                break
 
 
 def title_for(summary, what):
@@ -255,6 +274,10 @@ def busy_matrix(phases, group):
 
 def plot_heatmap(plt, summary, out_dir):
     phases = [p for p in summary.get("phases", []) if float(p.get("sim_seconds", 0)) > 0 and p.get("stats")]
+    # A phase with no host I/O and no flash work (a TRIM's instant) would be an empty column.
+    dies = busy_matrix(phases, "die")
+    keep = [j for j, p in enumerate(phases) if ios(p) > 0 or any(r[1][j] > 0 for r in dies)]
+    phases = [phases[j] for j in keep]
     dies, chans = busy_matrix(phases, "die"), busy_matrix(phases, "channel")
     if not dies:
         return None
