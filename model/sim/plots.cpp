@@ -115,6 +115,9 @@ PlotsOutcome run_plots(const std::string& results_dir) {
     outcome.message = "plots skipped: ssdlab_plots.py not found (next to the ssdlab binary or in its source tree)";
     return outcome;
   }
+  // A previous run's index must not be taken for this run's when the script stops early.
+  std::error_code ec;
+  fs::remove(fs::path(results_dir) / "plots" / "index.json", ec);
   std::vector<std::string> interpreters{"python3", "/usr/bin/python3"};
   if (!env("SSDLAB_PYTHON").empty()) interpreters = {env("SSDLAB_PYTHON")};
   for (const std::string& python : interpreters) {

@@ -129,10 +129,16 @@ notice)
   check "--no-plots: report.html says so" grep -q "plots skipped: --no-plots" "$tmp/c/report.html"
   # A script that fails: named on stderr with its last line, the run still succeeds.
   printf '#!/bin/sh\necho "something broke" >&2\nexit 1\n' > "$tmp/broken.py"
+  # ... and a previous run's plots in the same directory are not shown as this run's.
+  mkdir -p "$tmp/d/plots"
+  printf '\x89PNG\r\n\x1a\nold' > "$tmp/d/plots/old.png"
+  echo '{"plots": [{"file": "old.png", "title": "Previous run plot"}], "notes": []}' > "$tmp/d/plots/index.json"
   SSDLAB_PLOTS_SCRIPT="$tmp/broken.py" SSDLAB_PYTHON=/bin/sh smoke d
   check "failing script: exit 0" test $? -eq 0
   check "failing script: named with its message" grep -q "plots: $tmp/broken.py failed (exit 1): something broke" "$tmp/d.log"
   check "failing script: report.html written" test -s "$tmp/d/report.html"
+  check "failing script: the previous run's plots are not in the report" \
+    bash -c "! grep -q 'Previous run plot' '$tmp/d/report.html'"
   ;;
 page)
   chromium=$(command -v chromium || command -v chromium-browser) ||
