@@ -364,26 +364,36 @@ def anatomy_rows(summary):
     return rows
 
 
+def part_us(a, stat, part):
+    v = number((a.get(stat) or {}).get(part))
+    return 0.0 if math.isnan(v) or v < 0 else v
+
+
 def plot_anatomy(plt, summary, out_dir):
+    """Stacked shares (phases' latencies differ by orders of magnitude, so each bar is 100 % of
+    its own latency), the absolute total written at the end of the bar."""
     rows = anatomy_rows(summary)
     if not rows:
         return None
-    parts = [k for k in ANATOMY_PARTS if any(number((a.get(s) or {}).get(k)) > 0 for _, a in rows for s in ("mean", "p99"))]
-    parts += sorted({k for _, a in rows for s in ("mean", "p99") for k in (a.get(s) or {})} - set(ANATOMY_PARTS))
-    fig, axes = plt.subplots(1, 2, figsize=(WIDE[0], min(2.4 + 0.32 * len(rows), 14)), sharey=True)
+    stats = ("mean", "p99")
+    parts = [k for k in ANATOMY_PARTS if any(part_us(a, s, k) > 0 for _, a in rows for s in stats)]
+    parts += sorted({k for _, a in rows for s in stats for k in (a.get(s) or {})} - set(ANATOMY_PARTS))
+    fig, axes = plt.subplots(1, 2, figsize=(WIDE[0], min(2.6 + 0.34 * len(rows), 14)), sharey=True)
     colours = plt.get_cmap("tab20")
     y = list(range(len(rows)))
-    for ax, stat, what in ((axes[0], "mean", "mean latency"), (axes[1], "p99", "p99 latency (mean of requests at or above p99)")):
+    for ax, stat, what in ((axes[0], "mean", "Mean latency"), (axes[1], "p99", "p99 latency (slowest 1 %)")):
+        totals = [sum(part_us(a, stat, k) for k in parts) for _, a in rows]
         left = [0.0] * len(rows)
         for i, part in enumerate(parts):
-            widths = [max(number((a.get(stat) or {}).get(part)), 0.0) if not math.isnan(number((a.get(stat) or {}).get(part))) else 0.0 for _, a in rows]
+            widths = [100.0 * part_us(a, stat, part) / t if t > 0 else 0.0 for (_, a), t in zip(rows, totals)]
             ax.barh(y, widths, left=left, color=colours(i % 20), label=part, height=0.7)
             left = [l + w for l, w in zip(left, widths)]
-        for yi, total in zip(y, left):
-            ax.text(total, yi, " %s" % fmt_us(total), va="center", fontsize=7)
-        ax.set_xlim(0, max(left + [1e-9]) * 1.18)
-        ax.set_xlabel("%s (us)" % what)
-        ax.set_title(what.split(" (")[0].capitalize())
+        for yi, total in zip(y, totals):
+            ax.text(101, yi, fmt_us(total), va="center", fontsize=7)
+        ax.set_xlim(0, 122)
+        ax.set_xticks([0, 20, 40, 60, 80, 100])
+        ax.set_xlabel("share of the latency (%); total at the right")
+        ax.set_title(what)
     axes[0].set_yticks(y)
     axes[0].set_yticklabels([r[0] for r in rows], fontsize=8)
     axes[0].invert_yaxis()
@@ -391,9 +401,10 @@ def plot_anatomy(plt, summary, out_dir):
     handles, labels = axes[0].get_legend_handles_labels()
     fig.legend(handles, labels, loc="lower center", ncol=min(len(parts), 8), fontsize=8)
     fig.tight_layout(rect=(0, 0.05 + 0.03 * (len(parts) > 8), 1, 1))
-    caption = ("Each request's latency split into consecutive parts of its critical path (summary.json anatomy_us), "
-               "per phase and direction: the mean, and the mean composition of the requests at or above p99.")
-    return save(fig, out_dir, "anatomy.png"), "Latency anatomy (stacked)", caption
+    caption = ("Each request's latency as consecutive parts of its critical path (summary.json anatomy_us), per "
+               "phase and direction, as shares of the phase's mean latency and of the mean latency of its requests "
+               "at or above p99; the absolute latency is written after each bar.")
+    return save(fig, out_dir, "anatomy.png"), "Latency anatomy (stacked shares)", caption
 
 
 def fmt_us(v):

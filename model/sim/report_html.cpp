@@ -116,15 +116,21 @@ std::string facts_section(const RunOutcome& o) {
   return h.str();
 }
 
+// A string member of an index entry, or `fallback` (the index is data: never throw on it).
+std::string member(const nlohmann::json& entry, const char* key, const std::string& fallback) {
+  const auto it = entry.find(key);
+  return it != entry.end() && it->is_string() ? it->get<std::string>() : fallback;
+}
+
 std::string figure(const fs::path& plots_dir, const nlohmann::json& entry) {
-  const std::string file = entry.value("file", "");
+  const std::string file = member(entry, "file", "");
   // Only plain PNG names inside plots/: the index is data, not a way to inline any file.
   if (file.empty() || file.find('/') != std::string::npos || fs::path(file).extension() != ".png") return "";
   const std::string png = read_file(plots_dir / file);
   if (png.size() < 8 || png.compare(0, 8, "\x89PNG\r\n\x1a\n") != 0) return note(file + ": missing or not a PNG");
-  const std::string title = entry.value("title", file);
+  const std::string title = member(entry, "title", file);
   return "<figure><img alt=\"" + html_escape(title) + "\" src=\"data:image/png;base64," + base64_encode(png) +
-         "\"><figcaption><b>" + html_escape(title) + ".</b> " + html_escape(entry.value("caption", "")) +
+         "\"><figcaption><b>" + html_escape(title) + ".</b> " + html_escape(member(entry, "caption", "")) +
          "</figcaption></figure>\n";
 }
 
@@ -134,16 +140,20 @@ std::string plots_section(const ReportPage& page) {
   if (page.plots.status != PlotsOutcome::Status::kWritten) h += note(page.plots.message);
   if (page.plots.status == PlotsOutcome::Status::kSkipped) return h;
   const fs::path dir = fs::path(page.outcome->out_dir) / "plots";
-  nlohmann::json index;
-  try {
-    index = nlohmann::json::parse(read_file(dir / "index.json"));
-  } catch (const nlohmann::json::exception& e) {
-    return h + note("plots/index.json unreadable: " + std::string(e.what()));
-  }
-  for (const nlohmann::json& entry : index.value("plots", nlohmann::json::array())) {
+  // Parsed without exceptions: the index is data, and under sc_main an ASan build flagged the
+  // throw of a failed parse (stack-buffer-overflow in its sigaltstack interceptor).
+  const std::string text = read_file(dir / "index.json");
+  const nlohmann::json index = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (text.empty()) return h + note("no plots/index.json: the plot script listed no plots");
+  if (!index.is_object()) return h + note("plots/index.json is not a JSON object");
+  const auto list = [&index](const char* key) {
+    const auto it = index.find(key);
+    return it != index.end() && it->is_array() ? *it : nlohmann::json::array();
+  };
+  for (const nlohmann::json& entry : list("plots")) {
     if (entry.is_object()) h += figure(dir, entry);
   }
-  for (const nlohmann::json& n : index.value("notes", nlohmann::json::array())) {
+  for (const nlohmann::json& n : list("notes")) {
     if (n.is_string()) h += note(n.get<std::string>());
   }
   return h;

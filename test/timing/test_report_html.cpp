@@ -102,3 +102,24 @@ TEST_CASE("report page inlines only the listed PNG files of plots", "[report_htm
   CHECK(html.find(base64_encode("secret")) == std::string::npos);
   CHECK(html.find("anatomy skipped: none") != std::string::npos);
 }
+
+TEST_CASE("report page survives a malformed or missing plots index", "[report_html]") {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / ("ssdlab-report-index-" + std::to_string(::getpid()));
+  fs::create_directories(dir / "plots");
+  const RunOutcome o = outcome_in(dir.string());
+  ReportPage page;
+  page.outcome = &o;
+  page.plots.status = PlotsOutcome::Status::kFailed;
+  page.plots.message = "plots: the script failed";
+  CHECK(report_html(page).find("no plots/index.json") != std::string::npos);
+  for (const char* bad : {"{not json", "[1, 2]", R"({"plots": 7, "notes": {"a": 1}})",
+                          R"({"plots": [{"file": 5, "title": []}, "x", null], "notes": [3]})"}) {
+    std::ofstream(dir / "plots" / "index.json") << bad;
+    const std::string html = report_html(page);
+    INFO(bad);
+    CHECK(html.find("</html>") != std::string::npos);
+    CHECK(html.find("<img") == std::string::npos);
+  }
+  fs::remove_all(dir);
+}
