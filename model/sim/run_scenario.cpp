@@ -103,7 +103,8 @@ RunOutcome run_scenario(const RunOptions& options) {
   outcome.out_dir = out.string();
   const std::string summary = summary_json(scenario, config, outcome.results);
   write_file(out / "summary.json", summary);
-  write_file(out / "explain.txt", explain_summary(nlohmann::json::parse(summary)));
+  const std::string explain = explain_summary(nlohmann::json::parse(summary));
+  write_file(out / "explain.txt", explain);
   write_file(out / "timeseries.csv", timeseries_csv(outcome.samples));
   std::ostringstream wall;
   wall << "{\n  \"wall_seconds\": " << outcome.wall_seconds << ",\n  \"phases\": [";
@@ -117,7 +118,7 @@ RunOutcome run_scenario(const RunOptions& options) {
     std::cout << "wall time " << outcome.wall_seconds << " s; wrote " << (out / "summary.json").string() << ", "
               << (out / "timeseries.csv").string() << ", " << (out / "config.yaml").string() << "\n";
   }
-  write_plots_and_report(outcome, !options.no_plots, options.quiet, /*explain=*/"");
+  write_plots_and_report(outcome, !options.no_plots, options.quiet, explain);
   return outcome;
 }
 

@@ -49,9 +49,15 @@ png)
   for f in "${always[@]}"; do check "plots/$f is a PNG" is_png "$tmp/a/plots/$f"; done
   check "index.json lists the PNGs" bash -c "for f in ${always[*]}; do grep -q \"\\\"\$f\\\"\" '$tmp/a/plots/index.json' || exit 1; done"
   check "without latency_histograms.json the CDF is skipped with a note" grep -q "latency CDF skipped" "$tmp/a/plots/index.json"
+  if grep -q '"anatomy_us"' "$tmp/a/summary.json"; then
+    check "summary.json has anatomy_us: plots/anatomy.png is a PNG" is_png "$tmp/a/plots/anatomy.png"
+  fi
+  if [ -s "$tmp/a/explain.txt" ]; then
+    check "report.html carries the explain text" grep -q 'id="explain"' "$tmp/a/report.html"
+  fi
   check "the run names the plots and the report" grep -q "^report $tmp/a/report.html (plots in $tmp/a/plots)" "$tmp/a.log"
   check "report.html inlines one image per PNG" \
-    test "$(grep -o '<img [^>]*src="data:image/png;base64,' "$tmp/a/report.html" | wc -l)" -eq ${#always[@]}
+    test "$(grep -o '<img [^>]*src="data:image/png;base64,' "$tmp/a/report.html" | wc -l)" -eq "$(ls "$tmp/a/plots/"*.png | wc -l)"
   # The first inlined image decodes to the PNG file it came from.
   sed -n 's/.*<img [^>]*src="data:image\/png;base64,\([^"]*\)".*/\1/p' "$tmp/a/report.html" | head -1 | base64 -d > "$tmp/first.png"
   check "an inlined image decodes to its PNG file" cmp -s "$tmp/first.png" "$tmp/a/plots/throughput.png"
