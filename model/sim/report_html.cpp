@@ -78,7 +78,7 @@ pre { background: #f6f8fa; border: 1px solid #d0d7de; border-radius: 4px; paddin
 figure { margin: 0 0 28px; } figure img { max-width: 100%; height: auto; border: 1px solid #d0d7de; }
 figcaption { color: #444c56; font-size: 0.92em; margin-top: 4px; } figcaption b { color: #1d2329; }
 .note { color: #6e4c00; background: #fff8e1; border-left: 4px solid #e0b000; padding: 6px 10px; margin: 6px 0; }
-nav a { margin-right: 14px; } details summary { cursor: pointer; color: #0550ae; }
+pre.explain { white-space: pre-wrap; } nav a { margin-right: 14px; } details summary { cursor: pointer; color: #0550ae; }
 )";
 
 std::string pre(const std::string& text, const char* cls = nullptr) {
