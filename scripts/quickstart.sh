@@ -9,7 +9,8 @@ mode=${1:-run}
 packages=(g++ make cmake pkg-config libsystemc-dev libboost-dev libyaml-cpp-dev catch2
           libcli11-dev nlohmann-json3-dev fio qemu-utils libnbd-bin
           libxxhash-dev
-          clang libclang-rt-14-dev clang-format)
+          clang libclang-rt-14-dev clang-format
+          python3-matplotlib chromium)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -130,6 +130,8 @@ int sc_main(int argc, char** argv) {
                    ? std::string()
                    : "expected T0,T1 in simulated seconds with 0 <= T0 < T1, got '" + text + "'";
       });
+  run_cmd->add_flag("--no-plots", run.no_plots,
+                    "do not run the plot script (scripts/ssdlab_plots.py); report.html is written without plots");
 
   std::string info_path;
   std::vector<std::string> info_overrides;

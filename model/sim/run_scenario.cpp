@@ -15,6 +15,7 @@
 #include "model/sim/latency_log.h"
 #include "model/sim/progress.h"
 #include "model/sim/report.h"
+#include "model/sim/report_html.h"
 #include "model/sim/scale.h"
 #include "model/sim/scenario_runner.h"
 
@@ -143,7 +144,8 @@ RunOutcome run_scenario(const RunOptions& options) {
   outcome.out_dir = out.string();
   const std::string summary = summary_json(scenario, config, outcome.results);
   write_file(out / "summary.json", summary);
-  write_file(out / "explain.txt", explain_summary(nlohmann::json::parse(summary)));
+  const std::string explain = explain_summary(nlohmann::json::parse(summary));
+  write_file(out / "explain.txt", explain);
   std::vector<std::string> phase_names;
   for (const PhaseSpec& p : scenario.phases) phase_names.push_back(p.name);
   write_file(out / "timeseries.csv", timeseries_csv(outcome.samples, phase_names));
@@ -164,6 +166,7 @@ RunOutcome run_scenario(const RunOptions& options) {
     if (!options.latency_log.empty()) std::cout << ", " << options.latency_log;
     std::cout << "\n";
   }
+  write_plots_and_report(outcome, !options.no_plots, options.quiet, explain);
   return outcome;
 }
 

@@ -27,6 +27,8 @@ struct RunOptions {
   std::string latency_log;
   std::string latency_log_format = "fio";
   Picos latency_window_start = 0, latency_window_end = ~Picos(0);
+  // --no-plots: skip the plot script (model/sim/plots.h); report.html is still written.
+  bool no_plots = false;
 };
 
 struct RunOutcome {
