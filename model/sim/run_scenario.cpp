@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "model/config/config_loader.h"
+#include "model/sim/instruments/instruments.h"
 #include "model/sim/report.h"
 #include "model/sim/scale.h"
 #include "model/sim/scenario_runner.h"
@@ -25,7 +26,8 @@ void write_file(const std::filesystem::path& path, const std::string& text) {
 
 }  // namespace
 
-RunOutcome simulate(const ScenarioSpec& scenario, const DriveConfig& config, bool quiet) {
+RunOutcome simulate(const ScenarioSpec& scenario, const DriveConfig& config, bool quiet,
+                    const InstrumentOptions* instruments) {
   RunOutcome outcome;
   outcome.scenario = scenario;
   outcome.config = config;
@@ -38,7 +40,13 @@ RunOutcome simulate(const ScenarioSpec& scenario, const DriveConfig& config, boo
       std::cout.flush();
     };
   }
+  std::unique_ptr<Instruments> attached;
+  if (instruments && instruments->any()) attached = std::make_unique<Instruments>(*instruments, runner.ssd);
   sc_core::sc_start();
+  if (attached) {
+    const std::string note = attached->close();
+    if (!quiet) std::cout << note;
+  }
   if (!runner.error().empty()) throw std::runtime_error(runner.error());
   if (!runner.finished()) throw std::runtime_error("simulation stopped before the scenario ended");
   outcome.results = runner.results();
@@ -87,6 +95,11 @@ RunOutcome run_scenario(const RunOptions& options) {
   ScenarioSpec scenario;
   DriveConfig config;
   prepare_run(options, scenario, config);
+  if (!options.instruments.trace_window.empty()) {
+    if (options.instruments.trace_path.empty()) throw ConfigError("--trace-window: needs --trace FILE");
+    Picos t0 = 0, t1 = 0;
+    parse_trace_window(options.instruments.trace_window, t0, t1);  // a usage error before anything runs
+  }
 
   const std::filesystem::path out = options.out_dir.empty() ? std::filesystem::path("results") / scenario.name
                                                             : std::filesystem::path(options.out_dir);
@@ -96,7 +109,7 @@ RunOutcome run_scenario(const RunOptions& options) {
     std::cout << "scenario " << scenario.name << " on drive " << config.name << " (seed " << scenario.seed
               << "), results in " << out.string() << "\n";
   }
-  RunOutcome outcome = simulate(scenario, config, options.quiet);
+  RunOutcome outcome = simulate(scenario, config, options.quiet, &options.instruments);
   outcome.out_dir = out.string();
   write_file(out / "summary.json", summary_json(scenario, config, outcome.results));
   write_file(out / "timeseries.csv", timeseries_csv(outcome.samples));

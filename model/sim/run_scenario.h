@@ -7,6 +7,7 @@
 
 #include "model/config/config.h"
 #include "model/config/scenario.h"
+#include "model/sim/instruments/instrument_options.h"
 #include "model/sim/phase_result.h"
 
 namespace ssdlab {
@@ -18,7 +19,8 @@ struct RunOptions {
   bool has_seed = false;
   std::uint64_t seed = 0;
   bool quiet = false;
-  double scale = 1.0;  // < 1: a scaled-down drive and scenario (model/sim/scale.h)
+  double scale = 1.0;             // < 1: a scaled-down drive and scenario (model/sim/scale.h)
+  InstrumentOptions instruments;  // --vcd, --trace, --trace-window (model/sim/instruments/)
 };
 
 struct RunOutcome {
@@ -36,7 +38,9 @@ RunOutcome run_scenario(const RunOptions& options);
 // The scenario and drive `run_scenario` would simulate (overrides and scale applied).
 void prepare_run(const RunOptions& options, ScenarioSpec& scenario, DriveConfig& config);
 // Same, for a scenario already in memory (tests); writes nothing.
-RunOutcome simulate(const ScenarioSpec& scenario, const DriveConfig& config, bool quiet = true);
+// `instruments`: attached to the drive for the run (null or none asked for: nothing attached).
+RunOutcome simulate(const ScenarioSpec& scenario, const DriveConfig& config, bool quiet = true,
+                    const InstrumentOptions* instruments = nullptr);
 // Several independent drives side by side in one simulation (tests that compare drives).
 std::vector<RunOutcome> simulate_all(const std::vector<std::pair<ScenarioSpec, DriveConfig>>& runs);
 
