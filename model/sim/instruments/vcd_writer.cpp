@@ -5,10 +5,19 @@
 namespace ssdlab {
 
 std::string vcd_id(std::uint32_t index) {
+  // Printable ASCII without '#' and '$', which start time stamps and keywords: a reader that
+  // splits on white space cannot take an identifier for either.
+  static const std::string kCodes = [] {
+    std::string codes;
+    for (char c = '!'; c <= '~'; ++c) {
+      if (c != '#' && c != '$') codes.push_back(c);
+    }
+    return codes;
+  }();
   std::string id;
   do {
-    id.push_back(static_cast<char>('!' + index % 94));
-    index /= 94;
+    id.push_back(kCodes[index % kCodes.size()]);
+    index /= static_cast<std::uint32_t>(kCodes.size());
   } while (index);
   return id;
 }

@@ -72,7 +72,7 @@ class VcdWriter {
   std::uint64_t m_late = 0, m_written = 0;
 };
 
-// VCD identifier code of variable `index` (printable ASCII '!'..'~', shortest first).
+// VCD identifier code of variable `index` (printable ASCII but '#' and '$', shortest first).
 std::string vcd_id(std::uint32_t index);
 
 }  // namespace ssdlab
