@@ -163,10 +163,13 @@ void ChromeTrace::nand_op(const NandOp& op, const OpTiming& t, const std::uint64
     // Both ends kept: the command's slice holds firmware_start and ends at `completed` (or
     // later than now, the op's end, while in flight).
     if (m_window.on && (c.firmware_start > m_window.end || (c.completed && c.completed < m_window.start))) continue;
-    flow(c, op.die, t.started);
+    flow(c, op.die, t.started + (t.finished - t.started) / 2);
   }
 }
 
+// The start sits inside the command's slice (its firmware start), the end ("bp":"e": bound to
+// the enclosing slice) in the middle of the op's, so neither depends on how a viewer orders
+// events with equal time stamps.
 void ChromeTrace::flow(const Command& from, std::uint32_t die, Picos at) {
   const std::uint64_t id = ++m_flows;
   begin_event("s", "causes", "flow", kTagTid0 + from.tag, from.firmware_start);
