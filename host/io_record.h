@@ -21,10 +21,12 @@ inline void record_completion(IoStats& s, const IoRequest& r, std::uint64_t& las
     ++s.writes;
     s.write_bytes += bytes;
     s.write_latency_ps.record(latency);
+    s.write_anatomy.record(latency, r.anatomy);
   } else {
     ++s.reads;
     s.read_bytes += bytes;
     s.read_latency_ps.record(latency);
+    s.read_anatomy.record(latency, r.anatomy);
   }
   if (r.seq < last_completed_seq) ++s.reordered;
   if (r.seq > last_completed_seq) last_completed_seq = r.seq;

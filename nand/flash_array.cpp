@@ -9,8 +9,12 @@ FlashArray::FlashArray(sc_core::sc_module_name name, const NandConfig& config, T
       m_die_count(m_config.dies()),
       m_dies(new Die[m_die_count]) {
   for (std::uint32_t d = 0; d < m_die_count; ++d) {
-    m_dies[d].init(m_config, timeline, m_channels[d % m_config.channels], *this);
+    m_dies[d].init(m_config, timeline, m_channels[d % m_config.channels], *this, d, d % m_config.channels);
   }
+}
+
+void FlashArray::set_probe(Probe* probe) {
+  for (std::uint32_t d = 0; d < m_die_count; ++d) m_dies[d].set_probe(probe);
 }
 
 bool FlashArray::idle() const {
@@ -32,6 +36,15 @@ void FlashArray::register_stats(const StatGroup& nand) const {
     g.busy(
         "busy", [&die] { return die.busy_until_now(); },
         "time the die had an operation in progress (waiting for its bus included)");
+    g.busy(
+        "busy_host", [&die] { return die.busy_until_now(OpOrigin::kHost); },
+        "of the busy time, host operations (reads, page programs, RMW reads)");
+    g.busy(
+        "busy_gc", [&die] { return die.busy_until_now(OpOrigin::kGc); },
+        "of the busy time, garbage-collection operations (copies and erases)");
+    g.busy(
+        "busy_map", [&die] { return die.busy_until_now(OpOrigin::kMap); },
+        "of the busy time, mapping-table operations (translation-page reads and writes)");
   }
   for (std::uint32_t c = 0; c < channels; ++c) {
     const Channel& ch = m_channels[c];

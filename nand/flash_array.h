@@ -26,13 +26,15 @@ class FlashArray : public sc_core::sc_module, public FlashIf, private DieListene
   std::uint32_t channels() const { return static_cast<std::uint32_t>(m_channels.size()); }
   std::size_t queued(std::uint32_t d) const { return m_dies[d].queued(); }
   bool idle() const;
+  // Every die reports its bus bookings to `probe` (null: none).
+  void set_probe(Probe* probe);
   // Per die (channel[c].die[k] is die k * channels + c): reads, programs, erases, busy time;
   // per channel: bus busy time. Dies are registered in die order.
   void register_stats(const StatGroup& nand) const;
 
  private:
   void end_of_elaboration() override { m_completion = completion.operator->(); }
-  void die_done(const NandOp& op) override { m_completion->flash_done(op); }
+  void die_done(const NandOp& op, const OpTiming& t) override { m_completion->flash_done(op, t); }
 
   NandConfig m_config;
   std::vector<Channel> m_channels;

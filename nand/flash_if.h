@@ -4,6 +4,7 @@
 
 #include <systemc>
 
+#include "model/core/anatomy.h"
 #include "model/core/nand_op.h"
 
 namespace ssdlab {
@@ -14,7 +15,8 @@ struct FlashIf : virtual sc_core::sc_interface {
 };
 
 struct FlashCompletionIf : virtual sc_core::sc_interface {
-  virtual void flash_done(const NandOp& op) = 0;
+  // `t`: the op's timing on its die (submission, die queue, bus, array; model/core/anatomy.h).
+  virtual void flash_done(const NandOp& op, const OpTiming& t) = 0;
 };
 
 }  // namespace ssdlab

@@ -140,6 +140,12 @@ class BufferManager {
     m_stage.clear();
     ++m_programs;
   }
+  // The slots program `record` carries (before program_done), for instruments.
+  template <typename Visit>
+  void visit_record(std::uint32_t record, Visit visit) const {
+    const std::uint32_t* slots = &m_record_slots[std::size_t(record) * m_units_per_page];
+    for (std::uint32_t i = 0; i < m_record_count[record]; ++i) visit(slots[i]);
+  }
   // A program finished: its record is freed and each of its slots goes to drop(slot).
   template <typename Drop>
   void program_done(std::uint32_t record, Drop drop) {

@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include "controller/sched/op_ticket.h"
+#include "model/core/anatomy.h"
 #include "model/core/sata_fis.h"
 #include "model/core/types.h"
 
@@ -25,6 +26,7 @@ struct Command {
   std::uint32_t map_pending = 0;  // translation pages being read before the data reads
   std::uint32_t bytes_sent = 0;   // read data already on its way to the host
   std::uint64_t serial = 0;       // which command this is: tags are reused (see SlotOwner)
+  Anatomy* anatomy = nullptr;     // the request's latency anatomy (the command FIS's, or scratch)
 
   std::uint64_t first_byte() const { return lba * kSectorBytes; }
   std::uint64_t end_byte() const { return first_byte() + std::uint64_t(sectors) * kSectorBytes; }

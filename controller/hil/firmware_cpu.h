@@ -51,6 +51,7 @@ class FirmwareCpu {
   // returns the delay until its processing ends.
   Picos cost(AtaCommand op, Picos now) {
     const Picos start = std::max(now, m_free_at_ps);
+    m_last_start_ps = start;
     m_free_at_ps = start + m_command_cost_ps + (op == AtaCommand::kWriteFpdma ? m_write_cost_ps : 0);
     return m_free_at_ps - now;
   }
@@ -60,12 +61,15 @@ class FirmwareCpu {
     if (work) m_free_at_ps = std::max(m_free_at_ps, now) + work;
   }
   Picos free_at() const { return m_free_at_ps; }
+  // When the command the last cost() booked starts on the CPU (its work ends at free_at()).
+  Picos last_start() const { return m_last_start_ps; }
 
  private:
   Picos m_command_cost_ps, m_write_cost_ps, m_gc_unit_cost_ps;
   Ring<std::uint8_t> m_queue;  // commands waiting for the CPU, in arrival order
   bool m_busy = false;
   std::uint8_t m_running = 0;
+  Picos m_last_start_ps = 0;
   Picos m_free_at_ps = 0;  // end of all firmware CPU work scheduled (commands, GC bookkeeping)
 };
 

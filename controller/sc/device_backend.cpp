@@ -13,6 +13,7 @@ void DeviceController::drop_slot(std::uint32_t slot) {
   if (tag >= 0) {
     Command& owner = m_commands[static_cast<std::uint8_t>(tag)];
     if (owner.write_through && owner.op == AtaCommand::kWriteFpdma && --owner.pending == 0) {
+      if (m_completing_op) owner.anatomy->flash_op(*m_completing_op);  // its last unit's program
       complete(static_cast<std::uint8_t>(tag));
     }
   }
@@ -68,12 +69,15 @@ void DeviceController::submit_ops() {
   m_ops.clear();
 }
 
-void DeviceController::flash_done(const NandOp& op) {
+void DeviceController::flash_done(const NandOp& op, const OpTiming& t) {
   m_scheduler.completed(op.die);
   const OpTicket ticket = OpTicket::of(op);
+  if (m_probe) report_op(op, t, ticket);
   switch (ticket.kind) {
     case OpTicket::Kind::kProgram:
+      m_completing_op = &t;
       m_buffer.program_done(ticket.index, [this](std::uint32_t slot) { drop_slot(slot); });
+      m_completing_op = nullptr;
       grant_buffer_space();
       break;
     case OpTicket::Kind::kHostRead:
@@ -84,8 +88,10 @@ void DeviceController::flash_done(const NandOp& op) {
       if (!rmw && c.pending > 1) send_read_chunk(tag, op.bytes);
       if (--c.pending == 0) {
         if (rmw) {
+          c.anatomy->flash_op(t);  // the later of its old-contents reads
           request_buffer(tag);
         } else if (c.map_pending == 0) {
+          c.anatomy->flash_op(t);  // its last data read
           send_read_data(tag);
         }
       }
@@ -95,6 +101,7 @@ void DeviceController::flash_done(const NandOp& op) {
       const std::uint8_t tag = ticket.tag();
       Command& c = m_commands[tag];
       if (--c.map_pending == 0) {
+        c.anatomy->to(Part::kMapWait, now_picos());
         if (c.pending == 0) {
           send_read_data(tag);
         } else {
@@ -111,6 +118,21 @@ void DeviceController::flash_done(const NandOp& op) {
   if (m_background.running() && m_scheduler.queued(op.die) == 0) background_step(op.die);
   flush();
   check_quiescent();
+}
+
+void DeviceController::report_op(const NandOp& op, const OpTiming& t, const OpTicket& ticket) {
+  // The commands the op served: a read's, or each whose data a page program carries.
+  std::uint64_t serials[64];
+  std::uint32_t n = 0;
+  if (ticket.kind == OpTicket::Kind::kProgram) {
+    m_buffer.visit_record(ticket.index, [&](std::uint32_t slot) {
+      const std::uint64_t serial = m_buffer.owner(slot).serial;
+      if (n < 64 && (n == 0 || serials[n - 1] != serial)) serials[n++] = serial;
+    });
+  } else if (ticket.kind != OpTicket::Kind::kNone) {
+    serials[n++] = m_commands[ticket.tag()].serial;
+  }
+  m_probe->nand_op(op, t, serials, n);
 }
 
 void DeviceController::request_drain() {

@@ -51,21 +51,30 @@ void DeviceController::receive_from_host(const Fis& fis) {
   c.sectors = fis.sectors;
   c.write_through = !m_config.controller.write_cache || fis.fua;
   c.host_data = fis.host_data;
+  c.anatomy = fis.anatomy ? fis.anatomy : &m_scratch_anatomy;
+  c.anatomy->device_serial = c.serial;
   // The firmware will look the first mapping entry up after its command cost: start the load.
   const std::uint64_t first_unit = fis.lba * kSectorBytes / m_config.controller.mapping_unit_bytes;
   if (fis.sectors && first_unit < m_ftl.user_units()) m_ftl.prefetch(static_cast<Lpn>(first_unit));
   m_was_quiescent = m_was_drained = false;
   ++m_stats.commands;
   if (!m_cpu.arrive(fis.tag)) return;  // queued behind the command on the CPU
-  m_timeline.at(m_cpu_lane, now_picos() + m_cpu.cost(c.op, now_picos()), *this, kCpuTimer);
+  book_cpu(fis.tag);
+}
+
+void DeviceController::book_cpu(std::uint8_t tag) {
+  Command& c = m_commands[tag];
+  const Picos now = now_picos();
+  const Picos end = now + m_cpu.cost(c.op, now);
+  m_timeline.at(m_cpu_lane, end, *this, kCpuTimer);
+  c.anatomy->to(Part::kFwQueue, m_cpu.last_start());
+  c.anatomy->to(Part::kFirmware, end);
+  if (m_probe) m_probe->firmware(c.serial, tag, c.op, m_cpu.last_start(), end);
 }
 
 void DeviceController::on_cpu_done() {
   const std::uint8_t tag = m_cpu.running();
-  if (m_cpu.next()) {
-    const Picos now = now_picos();
-    m_timeline.at(m_cpu_lane, now + m_cpu.cost(m_commands[m_cpu.running()].op, now), *this, kCpuTimer);
-  }
+  if (m_cpu.next()) book_cpu(m_cpu.running());
   dispatch(tag);
 }
 
@@ -85,7 +94,9 @@ void DeviceController::dispatch(std::uint8_t tag) {
     return;
   }
   if (c.op == AtaCommand::kDataSetManagement) {  // fetch the range list
-    link->transmit(Fis{FisKind::kDataToDevice, tag, c.op, c.lba, c.sectors, trim_payload_bytes(c.sectors)});
+    const LinkBooking b =
+        link->transmit(Fis{FisKind::kDataToDevice, tag, c.op, c.lba, c.sectors, trim_payload_bytes(c.sectors)});
+    c.anatomy->link(b.start, b.end);
     return;
   }
   c.map_units(m_config.controller.mapping_unit_bytes);
@@ -99,9 +110,15 @@ void DeviceController::dispatch(std::uint8_t tag) {
 }
 
 void DeviceController::complete(std::uint8_t tag, bool error) {
+  Command& c = m_commands[tag];
+  // Whatever the command waited for since its last stamp: FLUSH CACHE the buffer; a
+  // write-through write completing without a flash op of its own (its data superseded) the
+  // buffer too. Every other path stamped up to now already.
+  c.anatomy->wait_until(c.op == AtaCommand::kFlushCache ? Part::kFlushWait : Part::kStaging, now_picos());
   Fis sdb{FisKind::kSetDeviceBits, tag};
   sdb.error = error;
-  link->transmit(sdb);
+  const LinkBooking b = link->transmit(sdb);
+  c.anatomy->link(b.start, b.end);
   if (m_commands.close(tag)) host_went_idle();
   check_quiescent();
 }
@@ -156,17 +173,20 @@ void DeviceController::start_read(std::uint8_t tag) {
   if (c.pending == 0 && c.map_pending == 0) send_read_data(tag);
 }
 
-void DeviceController::send_read_chunk(std::uint8_t tag, std::uint32_t bytes) {
+LinkBooking DeviceController::send_read_chunk(std::uint8_t tag, std::uint32_t bytes) {
   Command& c = m_commands[tag];
   const std::uint32_t left = c.sectors * kSectorBytes - c.bytes_sent;
   const std::uint32_t n = std::min(bytes, left);
-  if (n == 0) return;
+  if (n == 0) return {};
   c.bytes_sent += n;
-  link->transmit(Fis{FisKind::kDataToHost, tag, c.op, c.lba, c.sectors, n});
+  return link->transmit(Fis{FisKind::kDataToHost, tag, c.op, c.lba, c.sectors, n});
 }
 
 void DeviceController::send_read_data(std::uint8_t tag) {
-  send_read_chunk(tag, ~std::uint32_t(0));
+  // Only the data sent after the last flash read is on the request's critical path (earlier
+  // chunks went while it waited: they delay this one at most, as link wait).
+  const LinkBooking b = send_read_chunk(tag, ~std::uint32_t(0));
+  if (b.end) m_commands[tag].anatomy->link(b.start, b.end);
   complete(tag);
 }
 
@@ -218,7 +238,10 @@ void DeviceController::grant_buffer_space() {
     const std::uint8_t tag = m_buffer.first_waiter();
     const Command& c = m_commands[tag];
     if (!m_buffer.grant(c.units)) return;
-    link->transmit(Fis{FisKind::kDataToDevice, tag, c.op, c.lba, c.sectors, c.sectors * kSectorBytes});
+    c.anatomy->to(Part::kBufferWait, now_picos());
+    const LinkBooking b =
+        link->transmit(Fis{FisKind::kDataToDevice, tag, c.op, c.lba, c.sectors, c.sectors * kSectorBytes});
+    c.anatomy->link(b.start, b.end);
   }
 }
 

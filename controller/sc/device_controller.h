@@ -29,6 +29,7 @@
 #include "controller/sched/flash_scheduler.h"
 #include "controller/sched/op_ticket.h"
 #include "model/config/config.h"
+#include "model/core/probe.h"
 #include "model/time/timeline.h"
 #include "nand/flash_if.h"
 
@@ -48,7 +49,10 @@ class DeviceController : public sc_core::sc_module,
   DeviceController(sc_core::sc_module_name name, const DriveConfig& config, Timeline& timeline, bool keep_data = false);
 
   void receive_from_host(const Fis& fis) override;
-  void flash_done(const NandOp& op) override;
+  void flash_done(const NandOp& op, const OpTiming& t) override;
+  // Instruments (model/core/probe.h): firmware CPU slices and completed flash ops with the
+  // commands they served. Null: none.
+  void set_probe(Probe* probe) { m_probe = probe; }
 
   // No command in flight and no flash operation outstanding.
   bool quiescent() const { return m_commands.active() == 0 && m_scheduler.outstanding() == 0; }
@@ -99,6 +103,9 @@ class DeviceController : public sc_core::sc_module,
   void page_placed(const Lpn* lpns, std::uint32_t count) override;
   // Commands (device_controller.cpp).
   void on_cpu_done();
+  // Books command `tag` on the firmware CPU from now (or when it is free): its end timer, its
+  // anatomy's firmware queue and firmware parts.
+  void book_cpu(std::uint8_t tag);
   void dispatch(std::uint8_t tag);
   void start_read(std::uint8_t tag);
   void start_write(std::uint8_t tag);
@@ -116,6 +123,7 @@ class DeviceController : public sc_core::sc_module,
                                           m_commands);
   }
   void submit_ops();
+  void report_op(const NandOp& op, const OpTiming& t, const OpTicket& ticket);  // to the probe
   void drop_slot(std::uint32_t slot);
   void check_quiescent();
   void on_idle();
@@ -123,7 +131,7 @@ class DeviceController : public sc_core::sc_module,
   void relocated(Lpn lpn, Pua from, Pua to) override;
   // Read data goes to the host as each flash read completes (cut-through, one DMA Setup +
   // Data FIS burst per page); send_read_data() sends what is left and completes.
-  void send_read_chunk(std::uint8_t tag, std::uint32_t bytes);
+  LinkBooking send_read_chunk(std::uint8_t tag, std::uint32_t bytes);
   void send_read_data(std::uint8_t tag);
   void erased(std::uint32_t block) override;
 
@@ -150,6 +158,10 @@ class DeviceController : public sc_core::sc_module,
   int m_flush_tag = -1;  // FLUSH CACHE waiting for the buffer to reach flash
   sc_core::sc_event m_quiescent_event;
   bool m_was_quiescent = true, m_was_drained = true;  // quiescent_event fires when one turns true
+  // Latency anatomy and instruments: beside the 19 above, not part of the firmware.
+  const OpTiming* m_completing_op = nullptr;  // in flash_done(): the program op that completes writes
+  Anatomy m_scratch_anatomy;                  // stamped for commands whose FIS carried no anatomy
+  Probe* m_probe = nullptr;
 };
 
 }  // namespace ssdlab

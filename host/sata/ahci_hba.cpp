@@ -13,6 +13,7 @@ AhciHba::AhciHba(sc_core::sc_module_name name, std::uint32_t tags)
 }
 
 void AhciHba::submit(IoRequest* request) {
+  request->anatomy.start(now_picos());  // issued now: the anatomy's first stamp
   m_waiting.push(request);
   pump();
 }
@@ -34,11 +35,14 @@ void AhciHba::pump() {
 void AhciHba::issue(IoRequest* request, std::uint8_t tag) {
   request->tag = tag;
   request->tagged_ps = now_picos();
+  request->anatomy.to(Part::kHostQueue, request->tagged_ps);
   m_slots[tag] = request;
   Fis cmd{FisKind::kCommand, tag, request->command, request->lba, request->sectors, 0};
   cmd.fua = request->fua;
   cmd.host_data = request->data;
-  link->transmit(cmd);
+  cmd.anatomy = &request->anatomy;
+  const LinkBooking b = link->transmit(cmd);
+  request->anatomy.link(b.start, b.end);
 }
 
 void AhciHba::receive_from_device(const Fis& fis) {
@@ -50,6 +54,7 @@ void AhciHba::receive_from_device(const Fis& fis) {
   if (!is_queued(request->command)) m_exclusive = false;
   m_free_tags.push_back(fis.tag);
   pump();
+  if (m_probe) m_probe->command_done(*request);
   completion->io_done(request);
 }
 

@@ -8,6 +8,7 @@
 
 #include "controller/sc/sata_if.h"
 #include "host/io_request.h"
+#include "model/core/probe.h"
 #include "model/core/ring.h"
 
 namespace ssdlab {
@@ -30,6 +31,8 @@ class AhciHba : public sc_core::sc_module, public HostAdapterIf, public SataHost
   void submit(IoRequest* request) override;
   void receive_from_device(const Fis& fis) override;
   std::uint32_t tags() const { return static_cast<std::uint32_t>(m_slots.size()); }
+  // Instruments: every request's completion (its anatomy complete) goes to `probe` (null: none).
+  void set_probe(Probe* probe) { m_probe = probe; }
   std::uint32_t in_flight() const { return tags() - static_cast<std::uint32_t>(m_free_tags.size()); }
 
  private:
@@ -40,6 +43,7 @@ class AhciHba : public sc_core::sc_module, public HostAdapterIf, public SataHost
   std::vector<std::uint8_t> m_free_tags;  // stack: lowest tag on top
   Ring<IoRequest*> m_waiting;
   bool m_exclusive = false;  // a non-queued command is outstanding
+  Probe* m_probe = nullptr;
 };
 
 }  // namespace ssdlab

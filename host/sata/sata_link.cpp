@@ -14,17 +14,20 @@ SataLink::SataLink(sc_core::sc_module_name name, const HostConfig& config, Timel
 
 Picos SataLink::wire_time(const Fis& fis) const { return transfer_picos(fis_wire_bytes(fis), m_line_bps, 10); }
 
-void SataLink::transmit(const Fis& fis) {
+LinkBooking SataLink::transmit(const Fis& fis) {
   const Picos now = now_picos();
   const Picos t = wire_time(fis);
   const Picos delivered = m_wire.reserve(now, t);
   ++m_stats.fises;
   m_stats.wire_bytes += fis_wire_bytes(fis);
+  if (m_probe) m_probe->fis(fis, delivered - t, delivered);
   // The HBA writes read data straight into host memory and acts only on Set Device Bits:
   // a data FIS to the host occupies the wire but nothing happens when it lands.
-  if (fis.kind == FisKind::kDataToHost) return;
-  m_on_wire.push(fis);
-  m_timeline.at(m_lane, delivered, *this, 0);
+  if (fis.kind != FisKind::kDataToHost) {
+    m_on_wire.push(fis);
+    m_timeline.at(m_lane, delivered, *this, 0);
+  }
+  return {delivered - t, delivered};
 }
 
 void SataLink::register_stats(const StatGroup& link) const {

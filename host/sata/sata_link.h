@@ -5,6 +5,7 @@
 
 #include "controller/sc/sata_if.h"
 #include "model/config/config.h"
+#include "model/core/probe.h"
 #include "model/core/ring.h"
 #include "model/stats/stats_tree.h"
 #include "model/time/calendar.h"
@@ -23,7 +24,8 @@ class SataLink : public sc_core::sc_module, public SataLinkIf, private TimerClie
 
   SataLink(sc_core::sc_module_name name, const HostConfig& config, Timeline& timeline);
 
-  void transmit(const Fis& fis) override;
+  LinkBooking transmit(const Fis& fis) override;
+  void set_probe(Probe* probe) { m_probe = probe; }
   Picos wire_time(const Fis& fis) const;
   const LinkStats& stats() const { return m_stats; }
   Picos busy_ps() const { return m_wire.busy_ps(); }
@@ -39,6 +41,7 @@ class SataLink : public sc_core::sc_module, public SataLinkIf, private TimerClie
   Ring<Fis> m_on_wire;    // sent, not yet delivered, in order
   Calendar m_wire;        // one FIS on the wire at a time
   LinkStats m_stats;
+  Probe* m_probe = nullptr;
 };
 
 }  // namespace ssdlab

@@ -65,6 +65,11 @@ struct Anatomy {
     part[static_cast<std::size_t>(p)] += t - mark;
     mark = t;
   }
+  // Charge to `p` the time from the last stamp up to `t`, if the mark is not already past it
+  // (a FIS booked on the link moves the mark to its delivery, ahead of the clock).
+  void wait_until(Part p, Picos t) {
+    if (t > mark) to(p, t);
+  }
   Picos& operator[](Part p) { return part[static_cast<std::size_t>(p)]; }
   Picos operator[](Part p) const { return part[static_cast<std::size_t>(p)]; }
   // A FIS of this request booked on the link: waited until `start`, on the wire until `end`.

@@ -10,6 +10,7 @@
 #include "model/config/drive_memory.h"
 #include "model/config/params.h"
 #include "model/sim/drive_info.h"
+#include "model/sim/explain.h"
 #include "model/sim/run_scenario.h"
 #include "model/sim/serve.h"
 
@@ -88,6 +89,11 @@ int sc_main(int argc, char** argv) {
                          "phases.job, ...");
   params_cmd->add_flag("--markdown", params_markdown, "print the reference as Markdown (docs/config-reference.md)");
 
+  std::string explain_dir;
+  CLI::App* explain_cmd = app.add_subcommand(
+      "explain", "say in plain words what the mean and tail latency of each phase of a run were made of");
+  explain_cmd->add_option("results", explain_dir, "results directory of `ssdlab run` (holds summary.json)")->required();
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -106,6 +112,8 @@ int sc_main(int argc, char** argv) {
       std::cerr << "ssdlab: params: no keys under '" << params_section << "'"
                 << ssdlab::param_section_hint(params_section) << "; sections: " << sections << "\n";
       return 2;
+    } else if (*explain_cmd) {
+      return ssdlab::run_explain(explain_dir);
     } else if (*info_cmd) {
       ssdlab::print_drive_info(std::cout, ssdlab::load_drive_config(info_path, info_overrides));
     }

@@ -5,6 +5,7 @@
 #include <ostream>
 #include <sstream>
 
+#include "model/sim/explain.h"
 #include "model/stats/stats_json.h"
 
 namespace ssdlab {
@@ -44,6 +45,7 @@ nlohmann::json phase_json(const PhaseResult& r) {
   const double n = r.io.ios() ? double(r.io.ios()) : 1.0;
   j["latency_breakdown_us"] = {{"wait_for_tag", us(double(r.io.wait_tag_ps) / n)},
                                {"in_drive", us(double(r.io.in_drive_ps) / n)}};
+  j["anatomy_us"] = anatomy_json(r.io);
   if (r.waf() >= 0) {
     j["waf"] = r.waf();
   } else {

@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "model/config/config_loader.h"
+#include "model/sim/explain.h"
 #include "model/sim/instruments/instruments.h"
 #include "model/sim/report.h"
 #include "model/sim/scale.h"
@@ -26,13 +27,14 @@ void write_file(const std::filesystem::path& path, const std::string& text) {
 
 }  // namespace
 
-RunOutcome simulate(const ScenarioSpec& scenario, const DriveConfig& config, bool quiet,
+RunOutcome simulate(const ScenarioSpec& scenario, const DriveConfig& config, bool quiet, Probe* probe,
                     const InstrumentOptions* instruments) {
   RunOutcome outcome;
   outcome.scenario = scenario;
   outcome.config = config;
   const auto wall_start = std::chrono::steady_clock::now();
   ScenarioRunner runner("run", scenario, config);
+  if (probe) runner.ssd.add_probe(*probe);
   if (!quiet) {
     print_table(std::cout, {});
     runner.on_phase_done = [](const PhaseResult& r) {
@@ -109,9 +111,11 @@ RunOutcome run_scenario(const RunOptions& options) {
     std::cout << "scenario " << scenario.name << " on drive " << config.name << " (seed " << scenario.seed
               << "), results in " << out.string() << "\n";
   }
-  RunOutcome outcome = simulate(scenario, config, options.quiet, &options.instruments);
+  RunOutcome outcome = simulate(scenario, config, options.quiet, nullptr, &options.instruments);
   outcome.out_dir = out.string();
-  write_file(out / "summary.json", summary_json(scenario, config, outcome.results));
+  const std::string summary = summary_json(scenario, config, outcome.results);
+  write_file(out / "summary.json", summary);
+  write_file(out / "explain.txt", explain_summary(nlohmann::json::parse(summary)));
   write_file(out / "timeseries.csv", timeseries_csv(outcome.samples));
   std::ostringstream wall;
   wall << "{\n  \"wall_seconds\": " << outcome.wall_seconds << ",\n  \"phases\": [";

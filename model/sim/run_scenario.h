@@ -7,6 +7,7 @@
 
 #include "model/config/config.h"
 #include "model/config/scenario.h"
+#include "model/core/probe.h"
 #include "model/sim/instruments/instrument_options.h"
 #include "model/sim/phase_result.h"
 
@@ -38,8 +39,9 @@ RunOutcome run_scenario(const RunOptions& options);
 // The scenario and drive `run_scenario` would simulate (overrides and scale applied).
 void prepare_run(const RunOptions& options, ScenarioSpec& scenario, DriveConfig& config);
 // Same, for a scenario already in memory (tests); writes nothing.
-// `instruments`: attached to the drive for the run (null or none asked for: nothing attached).
-RunOutcome simulate(const ScenarioSpec& scenario, const DriveConfig& config, bool quiet = true,
+// `probe` (optional) is attached to the drive for the whole run (model/core/probe.h).
+// `instruments`: --vcd/--trace attached the same way (null or none asked for: nothing attached).
+RunOutcome simulate(const ScenarioSpec& scenario, const DriveConfig& config, bool quiet = true, Probe* probe = nullptr,
                     const InstrumentOptions* instruments = nullptr);
 // Several independent drives side by side in one simulation (tests that compare drives).
 std::vector<RunOutcome> simulate_all(const std::vector<std::pair<ScenarioSpec, DriveConfig>>& runs);

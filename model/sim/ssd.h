@@ -29,7 +29,15 @@ class Ssd : public sc_core::sc_module {
   // fanout once at least one is attached, and tests a null pointer otherwise.
   ProbeFanout probes;
   // Attach before the simulation starts; `p` must outlive the drive's run.
-  void add_probe(Probe& p) { probes.add(p); }
+  void add_probe(Probe& p) {
+    probes.add(p);
+    flash.set_probe(&probes);
+    controller.set_probe(&probes);
+    link.set_probe(&probes);
+    hba.set_probe(&probes);
+  }
+  // The fanout when an instrument is attached, else null (for the host side's own hook).
+  Probe* probe() { return probes.empty() ? nullptr : &probes; }
 
   // `keep_data`: carry real bytes through buffer and flash (the NBD server does).
   Ssd(sc_core::sc_module_name name, const DriveConfig& config, bool keep_data = false)

@@ -4,6 +4,7 @@
 #include <cstdint>
 
 #include "model/core/types.h"
+#include "model/stats/anatomy_stats.h"
 #include "model/stats/histogram.h"
 
 namespace ssdlab {
@@ -14,6 +15,7 @@ struct IoStats {
   std::uint64_t read_bytes = 0, write_bytes = 0;
   Picos first_issue_ps = 0, last_complete_ps = 0;
   Histogram latency_ps, read_latency_ps, write_latency_ps;
+  AnatomyStats read_anatomy, write_anatomy;  // where reads' and writes' latency went
   // Where the time went (sums over requests, picoseconds).
   Picos wait_tag_ps = 0;  // issued -> got an NCQ tag
   Picos in_drive_ps = 0;  // tagged -> completion received

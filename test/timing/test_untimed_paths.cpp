@@ -19,14 +19,6 @@ DriveConfig small_cache_drive(const std::string& gc = "") {
   return drive_from_yaml(drive_yaml("2", "2", "64", "50us", "100MB/s", "3Gbps", "0.2", "  mapping_cache: 8KiB\n" + gc));
 }
 
-PhaseSpec idle_phase(Picos ps) {
-  PhaseSpec p;
-  p.name = "idle";
-  p.kind = PhaseKind::kIdle;
-  p.idle_ps = ps;
-  return p;
-}
-
 PhaseSpec read_all() {
   PhaseSpec read = job_phase("randread", RwMode::kRandRead, 4096, 32, percent(100));
   read.job.randseed = 5;

@@ -67,6 +67,14 @@ inline PhaseSpec erase_phase() {
   return p;
 }
 
+inline PhaseSpec idle_phase(Picos ps) {
+  PhaseSpec p;
+  p.name = "idle";
+  p.kind = PhaseKind::kIdle;
+  p.idle_ps = ps;
+  return p;
+}
+
 inline Amount bytes(std::uint64_t n) { return Amount{false, 0.0, n}; }
 inline Amount percent(double p) { return Amount{true, p, 0}; }
 
