@@ -388,8 +388,10 @@ TEST_CASE("trace: a GC-heavy run gives valid JSON with every track and GC slices
     CHECK(cats["bus"] > 0);
     CHECK(cats["link"] > 0);
     CHECK(cats["firmware"] > 0);
-    if (path == full_path) CHECK(cats["gc"] > 0);
-    CHECK(!starts.empty());
+    if (path == full_path) {
+      CHECK(cats["gc"] > 0);
+      CHECK(!starts.empty());  // (a window in a write-back stretch may hold none)
+    }
     CHECK(starts == ends);
     for (const auto& [id, n] : starts) CHECK(n == 1);
   }
