@@ -80,6 +80,18 @@ TEST_CASE("vcd writer: changes arriving out of order come out in time order with
   CHECK(vcd.values.at("top.inner.b") == expect({{0, 2}, {10, 4}, {45, 255}, {60, 0}}));
 }
 
+TEST_CASE("vcd writer: identifier codes are unique and never start a time stamp or a keyword", "[instruments][vcd]") {
+  // A reader splitting on white space takes "#..." for a time and "$..." for a keyword: the
+  // third variable was once '#' ("b101 #" read as a time stamp).
+  std::set<std::string> seen;
+  for (std::uint32_t i = 0; i < 20000; ++i) {
+    const std::string id = vcd_id(i);
+    INFO("variable " << i << ": " << id);
+    CHECK(id.find_first_of("#$ ") == std::string::npos);
+    CHECK(seen.insert(id).second);
+  }
+}
+
 TEST_CASE("vcd writer: a change earlier than what is written joins the last instant and is counted",
           "[instruments][vcd]") {
   const std::string path = temp_path("late.vcd");
