@@ -161,7 +161,7 @@ class DeviceController : public sc_core::sc_module,
   bool m_was_quiescent = true, m_was_drained = true;  // quiescent_event fires when one turns true
   // Latency anatomy and instruments: beside the 19 above, not part of the firmware.
   const NandOp* m_completing_op = nullptr;  // in flash_done(): the program op that completes writes
-  Anatomy m_scratch_anatomy;                  // stamped for commands whose FIS carried no anatomy
+  Anatomy m_scratch_anatomy;                // stamped for commands whose FIS carried no anatomy
   Probe* m_probe = nullptr;
   std::uint32_t m_write_through_writes = 0;  // in flight: their programs are timed (kOpTimedBit)
 };

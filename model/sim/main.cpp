@@ -132,6 +132,12 @@ int sc_main(int argc, char** argv) {
       });
   run_cmd->add_flag("--no-plots", run.no_plots,
                     "do not run the plot script (scripts/ssdlab_plots.py); report.html is written without plots");
+  run_cmd->add_option("--vcd", run.instruments.vcd_path,
+                      "write a Value Change Dump (GTKWave) of die/channel busy state, NCQ, buffer, free blocks, GC");
+  run_cmd->add_option("--trace", run.instruments.trace_path,
+                      "write a Chrome trace event JSON (ui.perfetto.dev, chrome://tracing) of every command and op");
+  run_cmd->add_option("--trace-window", run.instruments.trace_window,
+                      "T0,T1: keep only trace events overlapping simulated seconds [T0, T1]");
 
   std::string info_path;
   std::vector<std::string> info_overrides;

@@ -12,6 +12,7 @@
 
 #include "model/config/config_loader.h"
 #include "model/sim/explain.h"
+#include "model/sim/instruments/instruments.h"
 #include "model/sim/latency_log.h"
 #include "model/sim/progress.h"
 #include "model/sim/report.h"
@@ -77,9 +78,15 @@ RunOutcome simulate(const ScenarioSpec& scenario, const DriveConfig& config, con
       std::cout.flush();
     };
   }
+  std::unique_ptr<Instruments> attached;
+  if (options.instruments.any()) attached = std::make_unique<Instruments>(options.instruments, runner.ssd);
   sc_core::sc_start();
   if (progress) progress->clear();
   if (latency_log) latency_log->close();
+  if (attached) {
+    const std::string note = attached->close();
+    if (!options.quiet) std::cout << note;
+  }
   if (!runner.error().empty()) {
     if (runner.error_is_input()) throw ConfigError(runner.error());
     throw std::runtime_error(runner.error());
@@ -131,6 +138,11 @@ RunOutcome run_scenario(const RunOptions& options) {
   ScenarioSpec scenario;
   DriveConfig config;
   prepare_run(options, scenario, config);
+  if (!options.instruments.trace_window.empty()) {
+    if (options.instruments.trace_path.empty()) throw ConfigError("--trace-window: needs --trace FILE");
+    Picos t0 = 0, t1 = 0;
+    parse_trace_window(options.instruments.trace_window, t0, t1);  // a usage error before anything runs
+  }
 
   const std::filesystem::path out = options.out_dir.empty() ? std::filesystem::path("results") / scenario.name
                                                             : std::filesystem::path(options.out_dir);

@@ -8,6 +8,7 @@
 #include "model/config/config.h"
 #include "model/config/scenario.h"
 #include "model/core/probe.h"
+#include "model/sim/instruments/instrument_options.h"
 #include "model/sim/phase_result.h"
 
 namespace ssdlab {
@@ -29,6 +30,7 @@ struct RunOptions {
   Picos latency_window_start = 0, latency_window_end = ~Picos(0);
   // --no-plots: skip the plot script (model/sim/plots.h); report.html is still written.
   bool no_plots = false;
+  InstrumentOptions instruments;  // --vcd, --trace, --trace-window (model/sim/instruments/)
 };
 
 struct RunOutcome {

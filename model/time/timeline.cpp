@@ -135,7 +135,7 @@ void Timeline::at(Picos when, TimerClient& client, std::uint32_t what) {
   // Only a new head changes the tree; the running callback's lane is updated when it returns.
   if (m_heap.front().key == e.key && m_fired_lane != 0) update(0);
   // Inside this timeline's pump the wake-up is set when the pump returns.
-  if (s_pumping != this && when < m_armed_at) arm();
+  if (s_pumping != this) scheduled_outside(when);
 }
 
 void Timeline::at_lane(Lane lane, Picos when, TimerClient& client, std::uint32_t what) {
@@ -154,7 +154,7 @@ void Timeline::at_lane(Lane lane, Picos when, TimerClient& client, std::uint32_t
     q.push(Entry{key, &client, what});
     ++head.backlog;
   }
-  if (s_pumping != this && when < m_armed_at) arm();
+  if (s_pumping != this) scheduled_outside(when);
 }
 
 void Timeline::arm() {
@@ -181,29 +181,8 @@ void Timeline::notify(sc_core::sc_event& event) {
   s_pumping->m_stop = true;
 }
 
-void Timeline::pump() {
-  ++m_activations;
-  m_armed_at = kNever;
-  const Picos start = sc_core::sc_time_stamp().value();
-  // Run ahead up to (not including) SystemC's next activity; what is due now always runs.
-  Picos limit = start;
-  if (m_lookahead) {
-    const Picos ahead = sc_core::sc_time_to_pending_activity().value();
-    limit = ahead > kNever - start ? kNever : start + ahead;
-  }
-  struct Pumping {  // also when a callback throws
-    explicit Pumping(Timeline* t) : timeline(t) { s_pumping = t; }
-    ~Pumping() {
-      if (timeline->m_fired_lane != kNoLane) {
-        const std::uint32_t lane = timeline->m_fired_lane;
-        timeline->m_fired_lane = kNoLane;
-        timeline->update(lane);
-      }
-      s_pumping = nullptr;
-    }
-    Timeline* timeline;
-  } pumping(this);
-  m_stop = false;
+template <bool kObserved>
+void Timeline::run_batch(Picos start, Picos limit) {
   while (!empty()) {
     const Picos when = static_cast<Picos>(m_tree_key[1] >> 64);
     // After a notify(), what is due at the same time still runs: the woken process then finds
@@ -236,6 +215,38 @@ void Timeline::pump() {
     client->on_timer(what);
     m_fired_lane = kNoLane;
     update(lane);
+    if constexpr (kObserved) m_observer->observe(when);
+  }
+}
+
+void Timeline::pump() {
+  ++m_activations;
+  m_armed_at = kNever;
+  const Picos start = sc_core::sc_time_stamp().value();
+  // Run ahead up to (not including) SystemC's next activity; what is due now always runs.
+  Picos limit = start;
+  if (m_lookahead) {
+    const Picos ahead = sc_core::sc_time_to_pending_activity().value();
+    limit = ahead > kNever - start ? kNever : start + ahead;
+  }
+  struct Pumping {  // also when a callback throws
+    explicit Pumping(Timeline* t) : timeline(t) { s_pumping = t; }
+    ~Pumping() {
+      if (timeline->m_fired_lane != kNoLane) {
+        const std::uint32_t lane = timeline->m_fired_lane;
+        timeline->m_fired_lane = kNoLane;
+        timeline->update(lane);
+      }
+      s_pumping = nullptr;
+    }
+    Timeline* timeline;
+  } pumping(this);
+  m_stop = false;
+  // Decided once per batch: the loop without an observer is the one that ran before.
+  if (m_observer) {
+    run_batch<true>(start, limit);
+  } else {
+    run_batch<false>(start, limit);
   }
   s_pumping = nullptr;
   arm();

@@ -30,6 +30,17 @@ struct TimerClient {
   ~TimerClient() = default;
 };
 
+// An instrument that must see the drive after every change (the VCD writer): called after
+// every callback the pump runs, with the callback's time, and when a module schedules a
+// callback from outside the pump (a SystemC process: the host starting a job), with SystemC's
+// time. Times never decrease.
+struct TimelineObserver {
+  virtual void observe(Picos when) = 0;
+
+ protected:
+  ~TimelineObserver() = default;
+};
+
 class Timeline : public sc_core::sc_module {
  public:
   // A module whose callbacks come due in the order it schedules them (a die: one operation at
@@ -70,6 +81,9 @@ class Timeline : public sc_core::sc_module {
   // Current simulated time: the running callback's time inside the pump, SystemC's otherwise.
   static Picos now() { return s_pumping ? s_now : sc_core::sc_time_stamp().value(); }
 
+  // While set (null: none), `observer` sees the drive after every callback. The pump decides
+  // once per batch, so without an observer a callback costs what it did before.
+  void set_observer(TimelineObserver* observer) { m_observer = observer; }
   // Off: never run ahead of SystemC's time (for a kernel stepped against the wall clock).
   void set_lookahead(bool on) { m_lookahead = on; }
   bool empty() const { return m_tree_key[1] == kNoKey; }
@@ -106,6 +120,14 @@ class Timeline : public sc_core::sc_module {
   void update(std::uint32_t lane);
   void arm();
   void pump();
+  // Runs the due callbacks of one pump batch; kObserved: the observer sees each.
+  template <bool kObserved>
+  void run_batch(Picos start, Picos limit);
+  // A callback was scheduled from outside this timeline's pump.
+  void scheduled_outside(Picos when) {
+    if (m_observer) m_observer->observe(now());
+    if (when < m_armed_at) arm();
+  }
 
   static constexpr Picos kNever = ~Picos(0);
   static Timeline* s_pumping;  // the timeline whose pump is running, if any
@@ -122,6 +144,7 @@ class Timeline : public sc_core::sc_module {
   Picos m_armed_at = kNever;  // when m_wake is due, kNever if not pending
   bool m_lookahead = true;
   bool m_stop = false;
+  TimelineObserver* m_observer = nullptr;
   std::uint64_t m_callbacks = 0, m_activations = 0;
   sc_core::sc_event m_wake;
 };

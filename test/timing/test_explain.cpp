@@ -32,8 +32,8 @@ nlohmann::json die_stats() {
 }  // namespace
 
 TEST_CASE("explain names the part that dominates the tail and the die whose GC caused it", "[explain]") {
-  nlohmann::json phase = {{"name", "steady"}, {"kind", "job"},    {"sim_seconds", 60.0}, {"reads", 0},
-                          {"writes", 5000},   {"write_mbps", 20.0}, {"waf", 3.2},        {"gc_units_copied", 12000}};
+  nlohmann::json phase = {{"name", "steady"}, {"kind", "job"},      {"sim_seconds", 60.0}, {"reads", 0},
+                          {"writes", 5000},   {"write_mbps", 20.0}, {"waf", 3.2},          {"gc_units_copied", 12000}};
   phase["write_latency_us"] = {{"mean", 1000.0}};
   phase["anatomy_us"]["write"] = {{"count", 5000},
                                   {"mean", parts({{"die_wait_gc", 400.0}, {"array", 500.0}, {"link_transfer", 100.0}})},

@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# `ssdlab run --vcd F --trace F --trace-window T0,T1` end to end: the files are written and
+# valid (the trace is JSON with the drive's tracks, every slice inside the window; the VCD has
+# its header, the declared signals and increasing times), the simulated results are the same
+# as without instruments, and a bad window is a usage error (exit 2) naming the option.
+# usage: instruments_test.sh SSDLAB_BINARY SOURCE_DIR
+set -uo pipefail
+bin=$1
+src=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1
+fails=0
+check() {  # check "description" command...
+  local what=$1; shift
+  if "$@"; then echo "ok   $what"; else echo "FAIL $what"; fails=$((fails + 1)); fi
+}
+scenario="$src/test/scenarios/smoke.yaml"
+
+"$bin" run "$scenario" --out "$tmp/plain" --quiet
+"$bin" run "$scenario" --out "$tmp/inst" --vcd "$tmp/run.vcd" --trace "$tmp/run.json" \
+  --trace-window 0.01,0.02 > "$tmp/out.txt"
+check "run with --vcd and --trace names both files in its closing lines" \
+  bash -c "grep -q '^vcd $tmp/run.vcd: ' '$tmp/out.txt' && grep -q '^trace $tmp/run.json: ' '$tmp/out.txt'"
+check "instruments change no simulated result" cmp -s "$tmp/plain/summary.json" "$tmp/inst/summary.json"
+check "instruments change no time-series sample" cmp -s "$tmp/plain/timeseries.csv" "$tmp/inst/timeseries.csv"
+check "trace is JSON with the drive's tracks and every slice in the window" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+ev = d["traceEvents"]
+names = {e["args"]["name"] for e in ev if e["ph"] == "M" and e["name"] == "thread_name"}
+assert {"SATA link", "firmware CPU", "NCQ tag 0", "channel 0", "die 0 (channel 0)"} <= names, names
+xs = [e for e in ev if e["ph"] == "X"]
+assert xs, "no slices"
+for e in xs:
+    assert e["ts"] <= 0.02e6 and e["ts"] + e["dur"] >= 0.01e6, e
+starts = sorted(e["id"] for e in ev if e["ph"] == "s")
+ends = sorted(e["id"] for e in ev if e["ph"] == "f")
+assert starts == ends, "unpaired flows"
+' "$tmp/run.json"
+check "vcd has its header, the declared signals and increasing times" python3 -c '
+import sys
+text = open(sys.argv[1]).read()
+head, _, body = text.partition("$enddefinitions $end")
+assert "$timescale 1ps $end" in head
+for sig in ("ncq_in_flight", "buffer_dirty", "link_busy", "gc_dies", "bus", "state", "free_blocks"):
+    assert " %s $end" % sig in head, sig
+times = [int(l[1:]) for l in body.splitlines() if l.startswith("#")]
+assert times and all(a < b for a, b in zip(times, times[1:])), "times not increasing"
+' "$tmp/run.vcd"
+
+for bad in "5,2" "x" "0.1" "-1,2"; do
+  "$bin" run "$scenario" --out "$tmp/bad" --quiet --trace "$tmp/bad.json" --trace-window "$bad" 2> "$tmp/err.txt"
+  rc=$?
+  check "--trace-window $bad is a usage error naming the option (exit $rc)" \
+    bash -c "[ $rc = 2 ] && grep -q -- '--trace-window' '$tmp/err.txt'"
+done
+"$bin" run "$scenario" --out "$tmp/bad" --quiet --trace-window 0,1 2> "$tmp/err.txt"
+rc=$?
+check "--trace-window without --trace is a usage error (exit $rc)" \
+  bash -c "[ $rc = 2 ] && grep -q -- '--trace-window: needs --trace' '$tmp/err.txt'"
+"$bin" run "$scenario" --out "$tmp/bad" --quiet --vcd "$tmp/no/such/dir/x.vcd" 2> "$tmp/err.txt"
+rc=$?
+check "an unwritable --vcd file fails naming it (exit $rc)" bash -c "[ $rc != 0 ] && grep -q 'no/such/dir/x.vcd' '$tmp/err.txt'"
+
+[ $fails = 0 ] && echo "all instrument checks passed" || echo "$fails instrument check(s) failed"
+exit $((fails != 0))
