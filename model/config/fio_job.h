@@ -93,4 +93,9 @@ struct FioPhase {
 // rate, fsync, ramp_time, per-direction lists...
 FioPhase fio_job_to_phase(const FioJob& job, const std::string& source_name);
 
+// `ssdlab run --fio`: each job a phase, one after another (a startdelay an idle phase before
+// it); ConfigError when the file needs jobs running at the same time (not supported yet).
+// Notes and warnings go to ScenarioSpec::notes.
+ScenarioSpec fio_scenario(const FioJobFile& file, const std::string& drive_path);
+
 }  // namespace ssdlab

@@ -1,5 +1,6 @@
 // A parsed fio job -> the simulator's JobSpec (what fio's keys mean for the generator).
 #include <algorithm>
+#include <filesystem>
 #include <stdexcept>
 
 #include "model/config/config_loader.h"
@@ -146,5 +147,38 @@ FioPhase Mapper::map() {
 }  // namespace
 
 FioPhase fio_job_to_phase(const FioJob& job, const std::string& source_name) { return Mapper(job, source_name).map(); }
+
+ScenarioSpec fio_scenario(const FioJobFile& file, const std::string& drive_path) {
+  ScenarioSpec spec;
+  spec.path = file.path;
+  spec.name = std::filesystem::path(file.path).stem().string();
+  spec.description = "fio job file " + file.path;
+  spec.drive_path = drive_path;
+  spec.notes = file.notes;
+  spec.notes.insert(spec.notes.end(), file.warnings.begin(), file.warnings.end());
+  for (std::size_t i = 0; i < file.jobs.size(); ++i) {
+    const FioPhase p = fio_job_to_phase(file.jobs[i], file.path);
+    if (i > 0 && !p.stonewall)
+      throw ConfigError(file.path + ":" + std::to_string(p.line) + ": [" + p.name + "]: runs at the same time as [" +
+                        file.jobs[i - 1].name + "] (line " + std::to_string(file.jobs[i - 1].line) +
+                        "); concurrent jobs are not supported yet: add stonewall (or wait_for_previous) to run "
+                        "them one after another");
+    if (p.startdelay_ps > 0) {
+      PhaseSpec idle;
+      idle.name = p.name + "-startdelay";
+      idle.kind = PhaseKind::kIdle;
+      idle.idle_ps = p.startdelay_ps;
+      idle.line = p.line;
+      spec.phases.push_back(idle);
+    }
+    PhaseSpec phase;
+    phase.name = p.name;
+    phase.kind = PhaseKind::kJob;
+    phase.job = p.job;
+    phase.line = p.line;
+    spec.phases.push_back(phase);
+  }
+  return spec;
+}
 
 }  // namespace ssdlab

@@ -151,6 +151,7 @@ struct ScenarioSpec {
   std::uint64_t seed = 1;
   Picos sample_interval_ps = 10 * kPicosPerMs;
   std::vector<PhaseSpec> phases;
+  std::vector<std::string> notes;  // from a fio job file: ignored keys, lenient-mode warnings
 };
 
 }  // namespace ssdlab

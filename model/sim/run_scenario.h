@@ -19,6 +19,10 @@ struct RunOptions {
   std::uint64_t seed = 0;
   bool quiet = false;
   double scale = 1.0;  // < 1: a scaled-down drive and scenario (model/sim/scale.h)
+  // `ssdlab run --fio JOB.fio --drive CONFIG`: the jobs of a fio job file instead of a scenario.
+  std::string fio_path;
+  std::string drive_path;
+  bool fio_lenient = false;  // unsupported fio keys become warnings (listed in fio-notes.txt)
 };
 
 struct RunOutcome {

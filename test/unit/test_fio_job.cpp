@@ -239,3 +239,31 @@ TEST_CASE("a fio job maps onto the JobSpec fields fio's keys mean", "[fio]") {
   CHECK(seq.job.seq_skip_bytes == 8192);
   CHECK(seq.job.random_run == 1);
 }
+
+TEST_CASE("a fio file of jobs one after another becomes phases and concurrent jobs are refused", "[fio]") {
+  const FioJobFile f = parse(
+      "[global]\nbs=4k\nioengine=psync\n[fill]\nrw=write\nsize=10%\n[hot]\nwait_for_previous\nrw=randwrite\n"
+      "random_distribution=zipf:1.2\nio_size=64m\nstartdelay=2\n",
+      env({}));
+  const ScenarioSpec s = fio_scenario(f, "drive.yaml");
+  CHECK(s.name == "job");
+  CHECK(s.drive_path == "drive.yaml");
+  REQUIRE(s.phases.size() == 3);
+  CHECK(s.phases[0].name == "fill");
+  CHECK(s.phases[0].job.rw == RwMode::kWrite);
+  CHECK(s.phases[1].kind == PhaseKind::kIdle);
+  CHECK(s.phases[1].idle_ps == 2 * kPicosPerSec);
+  CHECK(s.phases[2].name == "hot");
+  CHECK(s.phases[2].line == 7);
+  CHECK(s.phases[2].job.distribution.kind == RandomDist::kZipf);
+  REQUIRE(s.notes.size() == 1);
+  CHECK_THAT(s.notes[0], Catch::StartsWith("job.fio:3: ioengine=psync accepted and ignored"));
+  try {
+    fio_scenario(parse("[a]\nrw=read\n[b]\nrw=write\n"), "drive.yaml");
+    FAIL("no error");
+  } catch (const ConfigError& e) {
+    CHECK(std::string(e.what()) ==
+          "job.fio:3: [b]: runs at the same time as [a] (line 1); concurrent jobs are not supported yet: add "
+          "stonewall (or wait_for_previous) to run them one after another");
+  }
+}
