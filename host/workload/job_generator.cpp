@@ -29,7 +29,7 @@ JobGenerator::JobGenerator(const JobSpec& job, std::uint64_t capacity_bytes, std
     Rng keys(seed ^ kKeyStream);
     m_dist = AccessDistribution(job.distribution, m_slots, m_align, keys);
   }
-  m_run_left = std::max<std::uint32_t>(1, job.random_run);
+  m_run_left = 1;  // fio: the first request of rw=randread:N is random, then N-1 sequential ones
   if (job.time_based) {
     m_total = 0;
   } else if (job.io_size_set) {
@@ -115,7 +115,7 @@ std::uint64_t JobGenerator::next_bs() {
 
 bool JobGenerator::take_random() {
   if (!m_random) return false;
-  if (--m_run_left != 0) return false;  // rw=randread:N: N-1 sequential I/Os, then a new offset
+  if (--m_run_left != 0) return false;  // rw=randread:N: a new offset, then N-1 sequential I/Os
   m_run_left = std::max<std::uint32_t>(1, m_job.random_run);
   if (m_job.percentage_random >= 100) return true;
   return m_seq_rng.below(100) < m_job.percentage_random;

@@ -45,7 +45,7 @@ class JobGenerator : public IoSource {
   std::uint64_t m_cursor = 0;  // sequential position within the region
   bool m_random = false;
   bool m_use_map = false;        // fio's random map (fixed bs, blockalign = bs, uniform, no norandommap)
-  std::uint32_t m_run_left = 1;  // rw=randread:N countdown
+  std::uint32_t m_run_left = 1;  // rw=randread:N countdown to the next random offset
   Permutation m_map;             // random map: this pass's order of blocks
   std::uint64_t m_map_next = 0;
   AccessDistribution m_dist;
