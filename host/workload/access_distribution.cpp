@@ -21,7 +21,7 @@ double power_integral(double a, double b, double s) {
 }  // namespace
 
 double generalized_harmonic(std::uint64_t n, double theta) {
-  constexpr std::uint64_t kExact = 10000;
+  constexpr std::uint64_t kExact = 1000;
   const std::uint64_t head = std::min(n, kExact);
   double sum = 0;
   for (std::uint64_t k = head; k >= 1; --k) sum += std::pow(double(k), -theta);  // small terms first

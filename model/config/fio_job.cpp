@@ -348,17 +348,19 @@ FioJob Parser::build(const Section& job) const {
   FioJob out;
   out.name = job.name;
   out.line = job.line;
+  const Key* kb_base = find_key("kb_base");
+  const auto apply = [&](const Entry& e, const Key& k, std::uint64_t kb) {
+    try {
+      k.apply(out, e, kb);
+    } catch (const std::invalid_argument& err) {
+      fail(e.line, e.key + ": " + err.what());
+    }
+  };
   // kb_base first: it decides what the sizes around it mean.
   for (const Entry* e : entries)
-    if (find_key(e->key) == find_key("kb_base")) find_key("kb_base")->apply(out, *e, 1024);
+    if (find_key(e->key) == kb_base) apply(*e, *kb_base, 1024);
   const std::uint64_t kb = out.kb_base.given() ? out.kb_base.value : 1024;
-  for (const Entry* e : entries) {
-    try {
-      find_key(e->key)->apply(out, *e, kb);
-    } catch (const std::invalid_argument& err) {
-      fail(e->line, e->key + ": " + err.what());
-    }
-  }
+  for (const Entry* e : entries) apply(*e, *find_key(e->key), kb);
   return out;
 }
 

@@ -267,3 +267,9 @@ TEST_CASE("a fio file of jobs one after another becomes phases and concurrent jo
           "stonewall (or wait_for_previous) to run them one after another");
   }
 }
+
+TEST_CASE("a bad kb_base is a located error like any other value", "[fio]") {
+  // Found by fuzz_fio_job: kb_base is applied before the other keys, outside their error handling,
+  // so its std::invalid_argument escaped instead of a ConfigError.
+  CHECK(error_of("[global]\nkb_base=4752\n[j]\nbs=4k\n") == "job.fio:2: kb_base: must be 1000 or 1024, got '4752'");
+}
