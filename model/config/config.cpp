@@ -46,6 +46,12 @@ const char* to_string(RwMode mode) {
       return "randrw";
     case RwMode::kReadWrite:
       return "readwrite";
+    case RwMode::kTrim:
+      return "trim";
+    case RwMode::kRandTrim:
+      return "randtrim";
+    case RwMode::kTrimWrite:
+      return "trimwrite";
   }
   return "?";
 }

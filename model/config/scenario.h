@@ -18,12 +18,39 @@ struct Amount {
   std::uint64_t resolve(std::uint64_t capacity_bytes) const;
 };
 
-enum class RwMode { kRead, kWrite, kRandRead, kRandWrite, kRandRw, kReadWrite };
+// fio's rw modes. kTrimWrite: each block trimmed, then written (trimwrite).
+enum class RwMode { kRead, kWrite, kRandRead, kRandWrite, kRandRw, kReadWrite, kTrim, kRandTrim, kTrimWrite };
 const char* to_string(RwMode);
+bool is_random(RwMode);
+
+// fio's random_distribution. Skewed kinds (zipf, pareto, normal) rank the region's slots by
+// popularity and map ranks to slots with a keyed bijection (fio hashes ranks); zoned and
+// zoned_abs split the accesses over consecutive zones of the region, uniform inside a zone.
+enum class RandomDist { kRandom, kZipf, kPareto, kNormal, kZoned, kZonedAbs };
+const char* to_string(RandomDist);
+
+struct AccessZone {
+  std::uint32_t access_percent = 0;  // share of the accesses (the zones' shares add up to 100)
+  std::uint32_t size_percent = 0;    // zoned: share of the region
+  std::uint64_t size_bytes = 0;      // zoned_abs: size of the zone
+};
+
+struct RandomDistribution {
+  RandomDist kind = RandomDist::kRandom;
+  double param = 0;    // zipf: theta (> 0, != 1); pareto: h (0 < h < 1); normal: deviation in % of the region
+  double center = -1;  // optional second value, 0..1 (-1 = not given)
+  std::vector<AccessZone> zones;  // zoned, zoned_abs (at most 256)
+};
+
+// One weighted block size of fio's bssplit.
+struct BsWeight {
+  std::uint64_t bs = 0;
+  std::uint32_t percent = 0;  // the weights add up to 100
+};
 
 // A fio-like job. Names and meanings follow fio:
 //   rw, bs, iodepth, size, io_size, offset, blockalign, runtime, time_based,
-//   rwmixread, randseed.
+//   rwmixread, randseed, bsrange, bssplit, random_distribution, percentage_random, ...
 struct JobSpec {
   RwMode rw = RwMode::kRead;
   std::uint64_t bs_bytes = 4096;
@@ -41,7 +68,25 @@ struct JobSpec {
   // fio's default: random offsets visit every block of the region once per pass (a random
   // permutation). norandommap: draw each offset independently (blocks may repeat).
   bool norandommap = false;
+  // Added for fio job files (the defaults leave a job as it was before them).
+  std::uint64_t bs_max_bytes = 0;         // bsrange: sizes in [bs_bytes, bs_max_bytes]; 0 = bs only
+  std::vector<BsWeight> bssplit;          // weighted sizes; empty = bs or bsrange
+  bool bs_unaligned = false;              // bsrange sizes in 512-byte steps, not multiples of the minimum
+  std::uint64_t seq_skip_bytes = 0;       // sequential modes, rw=write:N: a hole of N bytes after each I/O
+  std::uint32_t random_run = 1;           // random modes, rw=randread:N: a new random offset every N I/Os
+  std::uint32_t percentage_random = 100;  // random modes: share of I/Os at random offsets
+  RandomDistribution distribution;
+  std::uint64_t number_ios = 0;            // stop after this many I/Os; 0 = no limit
+  Amount offset_increment{false, 0.0, 0};  // region start += offset_increment * clone_index
+  std::uint32_t clone_index = 0;           // fio's subjob number (numjobs clones; 0 for one job)
+  std::uint64_t offset_align_bytes = 0;    // percentage offsets aligned up to this; 0 = bs
 };
+
+bool operator==(const AccessZone& a, const AccessZone& b);
+bool operator==(const RandomDistribution& a, const RandomDistribution& b);
+bool operator==(const Amount& a, const Amount& b);
+bool operator==(const JobSpec& a, const JobSpec& b);
+inline bool operator!=(const JobSpec& a, const JobSpec& b) { return !(a == b); }
 
 enum class PhaseKind {
   kSecureErase,   // ATA security erase: every block erased, every LBA unmapped
@@ -109,6 +154,7 @@ struct ScenarioSpec {
   // Completion-latency percentiles reported per phase and direction (fio's percentile_list
   // and its default), ascending, each in (0, 100].
   std::vector<double> percentile_list = {1, 5, 10, 20, 30, 40, 50, 60, 70, 80, 90, 95, 99, 99.5, 99.9, 99.95, 99.99};
+  std::vector<std::string> notes;  // from a fio job file: ignored keys, lenient-mode warnings
 };
 
 }  // namespace ssdlab

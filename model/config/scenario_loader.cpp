@@ -7,6 +7,7 @@
 
 #include "model/config/config_loader.h"
 #include "model/config/config_yaml.h"
+#include "model/config/fio_job.h"
 #include "model/config/params_yaml.h"
 #include "model/core/units.h"
 
@@ -121,6 +122,7 @@ class ScenarioParser {
   void parse_action(const YAML::Node& node, const std::string& action, const std::string& path, PhaseSpec& phase);
   std::vector<Expectation> parse_expect(const YAML::Node& node, const std::string& path);
   JobSpec parse_job(const YAML::Node& node, const std::string& path);
+  void parse_fio_keys(const YAML::Node& node, const std::string& path, JobSpec& job);
   std::uint64_t job_size(const YAML::Node& node, const std::string& path);
   Amount amount(const YAML::Node& node, const std::string& path);
   RwMode rw_mode(const YAML::Node& node, const std::string& path);
@@ -441,7 +443,46 @@ JobSpec ScenarioParser::parse_job(const YAML::Node& node, const std::string& pat
   if (const YAML::Node map = node["norandommap"]) {
     job.norandommap = map.IsNull() || get_bool(src_, map, key("norandommap"));
   }
+  parse_fio_keys(node, path, job);
   return job;
+}
+
+// Keys in fio's own value syntax (the same parsers as fio job files, kb_base=1024).
+void ScenarioParser::parse_fio_keys(const YAML::Node& node, const std::string& path, JobSpec& job) {
+  const auto key = [&](const char* name) { return join_path(path, name); };
+  const auto fio_value = [&](const char* name, auto parse) {
+    const YAML::Node n = node[name];
+    const std::string text = get_scalar(src_, n, key(name), "a value in fio's syntax");
+    try {
+      parse(text);
+    } catch (const std::invalid_argument& e) {
+      src_.fail(n, key(name), e.what());
+    }
+  };
+  if (node["random_distribution"])
+    fio_value("random_distribution", [&](const std::string& t) { job.distribution = fio_parse_distribution(t, 1024); });
+  if (node["percentage_random"])
+    job.percentage_random = static_cast<std::uint32_t>(
+        uint_key(node["percentage_random"], "phases[].job.percentage_random", key("percentage_random")));
+  if (node["number_ios"]) job.number_ios = uint_key(node["number_ios"], "phases[].job.number_ios", key("number_ios"));
+  if (node["bsrange"])
+    fio_value("bsrange", [&](const std::string& t) {
+      const auto [lo, hi] = fio_parse_size_range(t, 1024);
+      if (lo == 0 || lo % kSectorBytes || hi % kSectorBytes)
+        throw std::invalid_argument("sizes must be non-zero multiples of 512 bytes, got '" + t + "'");
+      job.bs_bytes = lo;
+      job.bs_max_bytes = hi == lo ? 0 : hi;
+    });
+  if (node["bssplit"])
+    fio_value("bssplit", [&](const std::string& t) {
+      job.bssplit = fio_parse_bssplit(t, 1024);
+      job.bs_bytes = job.bssplit.front().bs;
+      for (const BsWeight& w : job.bssplit) {
+        if (w.bs == 0 || w.bs % kSectorBytes)
+          throw std::invalid_argument("sizes must be non-zero multiples of 512 bytes");
+        job.bs_bytes = std::min(job.bs_bytes, w.bs);
+      }
+    });
 }
 
 std::uint64_t ScenarioParser::job_size(const YAML::Node& node, const std::string& path) {
@@ -482,7 +523,8 @@ RwMode ScenarioParser::rw_mode(const YAML::Node& node, const std::string& path) 
   static const std::vector<std::pair<std::string, RwMode>> kModes = {
       {"read", RwMode::kRead},           {"write", RwMode::kWrite},   {"randread", RwMode::kRandRead},
       {"randwrite", RwMode::kRandWrite}, {"randrw", RwMode::kRandRw}, {"readwrite", RwMode::kReadWrite},
-      {"rw", RwMode::kReadWrite}};
+      {"rw", RwMode::kReadWrite},        {"trim", RwMode::kTrim},     {"randtrim", RwMode::kRandTrim},
+      {"trimwrite", RwMode::kTrimWrite}};
   const std::string name = read_param_choice(src_, node, path, entry("phases[].job.rw"));
   for (const auto& [spelling, mode] : kModes)
     if (spelling == name) return mode;

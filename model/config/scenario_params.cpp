@@ -7,7 +7,8 @@ namespace ssdlab {
 namespace {
 
 constexpr std::uint64_t kU64Max = std::numeric_limits<std::uint64_t>::max();
-const std::vector<std::string> kRwModes = {"read", "write", "randread", "randwrite", "randrw", "readwrite"};
+const std::vector<std::string> kRwModes = {"read",      "write", "randread", "randwrite", "randrw",
+                                           "readwrite", "trim",  "randtrim", "trimwrite"};
 
 void add_top(ParamTable& t) {
   using K = ParamKind;
@@ -99,6 +100,21 @@ void add_job(ParamTable& t) {
                   .range(0, kU64Max));
   t.push_back(make_param(j + "norandommap", K::kFlag, "", "draw random offsets independently (blocks may repeat)")
                   .def("false"));
+  t.push_back(make_param(j + "random_distribution", K::kString, "",
+                         "fio's skew of random offsets: random, zipf:THETA, pareto:H, normal:DEV (each with an "
+                         "optional :CENTER 0..1), zoned:ACCESS/SIZE%:..., zoned_abs:ACCESS/SIZE:...")
+                  .def("random"));
+  t.push_back(make_param(j + "percentage_random", K::kCount, "percent",
+                         "random modes: share of requests at random offsets, the rest sequential")
+                  .def("100")
+                  .range(0, 100));
+  t.push_back(make_param(j + "bsrange", K::kString, "bytes",
+                         "block sizes drawn from MIN-MAX (fio's bsrange, e.g. 4k-64k; replaces bs)")
+                  .def(""));
+  t.push_back(make_param(j + "bssplit", K::kString, "bytes/percent",
+                         "weighted block sizes, fio's SIZE/PERCENT:... (e.g. 4k/80:64k/20; replaces bs)")
+                  .def(""));
+  t.push_back(make_param(j + "number_ios", K::kCount, "count", "stop after this many requests; 0 = no limit").def("0"));
 }
 
 void add_actions(ParamTable& t) {

@@ -104,7 +104,7 @@ int sc_main(int argc, char** argv) {
 
   ssdlab::RunOptions run;
   CLI::App* run_cmd = app.add_subcommand("run", "simulate a scenario (drive + phases) and write its results");
-  run_cmd->add_option("scenario", run.scenario_path, "scenario YAML (scenarios/*.yaml)")->required();
+  run_cmd->add_option("scenario", run.scenario_path, "scenario YAML (scenarios/*.yaml)");
   run_cmd->add_option("--out,-o", run.out_dir, "results directory (default results/<scenario name>)");
   run_cmd->add_option("-p,--param", run.overrides, "override a drive config key, e.g. -p controller.op=0.28");
   auto* seed_opt = run_cmd->add_option("--seed", run.seed, "override the scenario's random seed");
@@ -141,6 +141,9 @@ int sc_main(int argc, char** argv) {
 
   std::string info_path;
   std::vector<std::string> info_overrides;
+  run_cmd->add_option("--fio", run.fio_path, "run the jobs of a fio job file (one after another) instead");
+  run_cmd->add_option("--drive", run.drive_path, "drive config for --fio");
+  run_cmd->add_flag("--fio-lenient", run.fio_lenient, "--fio: unsupported keys are warnings, not errors");
   CLI::App* info_cmd = app.add_subcommand("info", "print the facts a drive config implies");
   info_cmd->add_option("config", info_path, "drive config YAML (configs/*.yaml)")->required();
   info_cmd->add_option("-p,--param", info_overrides, "override a config key");
@@ -209,6 +212,10 @@ int sc_main(int argc, char** argv) {
   try {
     if (*run_cmd) {
       run.has_seed = seed_opt->count() > 0;
+      if (run.fio_path.empty() == run.scenario_path.empty() || run.fio_path.empty() != run.drive_path.empty()) {
+        std::cerr << "ssdlab: run: give a SCENARIO, or --fio JOB.fio --drive CONFIG\n";
+        return 2;
+      }
       ssdlab::run_scenario(run);
     } else if (*serve_cmd) {
       return ssdlab::run_serve(serve);

@@ -11,6 +11,7 @@
 #include <stdexcept>
 
 #include "model/config/config_loader.h"
+#include "model/config/fio_job.h"
 #include "model/sim/explain.h"
 #include "model/sim/instruments/instruments.h"
 #include "model/sim/latency_log.h"
@@ -99,7 +100,13 @@ RunOutcome simulate(const ScenarioSpec& scenario, const DriveConfig& config, con
 }
 
 void prepare_run(const RunOptions& options, ScenarioSpec& scenario, DriveConfig& config) {
-  scenario = load_scenario(options.scenario_path);
+  if (options.fio_path.empty()) {
+    scenario = load_scenario(options.scenario_path);
+  } else {
+    FioParseOptions fio;
+    fio.lenient = options.fio_lenient;
+    scenario = fio_scenario(load_fio_job_file(options.fio_path, fio), options.drive_path);
+  }
   if (options.has_seed) scenario.seed = options.seed;
   std::vector<std::string> overrides = scenario.overrides;
   overrides.insert(overrides.end(), options.overrides.begin(), options.overrides.end());
@@ -148,6 +155,12 @@ RunOutcome run_scenario(const RunOptions& options) {
                                                             : std::filesystem::path(options.out_dir);
   std::filesystem::create_directories(out);
   write_file(out / "config.yaml", effective_config_yaml(config));
+  if (!scenario.notes.empty()) {
+    std::string notes;
+    for (const std::string& n : scenario.notes) notes += n + "\n";
+    write_file(out / "fio-notes.txt", notes);
+    if (!options.quiet) std::cerr << notes;
+  }
   if (!options.quiet) {
     std::cout << "scenario " << scenario.name << " on drive " << config.name << " (seed " << scenario.seed
               << "), results in " << out.string() << "\n";

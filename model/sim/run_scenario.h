@@ -31,6 +31,10 @@ struct RunOptions {
   // --no-plots: skip the plot script (model/sim/plots.h); report.html is still written.
   bool no_plots = false;
   InstrumentOptions instruments;  // --vcd, --trace, --trace-window (model/sim/instruments/)
+  // `ssdlab run --fio JOB.fio --drive CONFIG`: the jobs of a fio job file instead of a scenario.
+  std::string fio_path;
+  std::string drive_path;
+  bool fio_lenient = false;  // unsupported fio keys become warnings (listed in fio-notes.txt)
 };
 
 struct RunOutcome {

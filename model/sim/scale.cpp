@@ -35,6 +35,9 @@ void scale_scenario(ScenarioSpec& scenario, double f) {
     if (!p.job.size.is_percent && p.job.size.bytes < p.job.bs_bytes) p.job.size.bytes = p.job.bs_bytes;
     if (p.job.io_size_set) scale_amount(p.job.io_size, f);
     scale_amount(p.job.offset, f);
+    scale_amount(p.job.offset_increment, f);
+    for (AccessZone& z : p.job.distribution.zones)  // zoned_abs sizes shrink with the drive
+      z.size_bytes = static_cast<std::uint64_t>(std::llround(double(z.size_bytes) * f)) / 4096 * 4096;
     p.job.runtime_ps = scale_time(p.job.runtime_ps, f);
     p.idle_ps = scale_time(p.idle_ps, f);
     scale_amount(p.trim.offset, f);

@@ -177,8 +177,8 @@ TEST_CASE("rw accepts fio's names and alias", "[scenario]") {
   CHECK(job_of("      rw: randread\n      bs: 4k\n").rw == RwMode::kRandRead);
   CHECK(job_of("      rw: randwrite\n      bs: 4k\n").rw == RwMode::kRandWrite);
   CHECK(error_of(one_job("      rw: randwrit\n      bs: 4k\n")) ==
-        "s.yaml:4: phases[0].job.rw: expected read, write, randread, randwrite, randrw or "
-        "readwrite, got 'randwrit' (did you mean 'randwrite'?)");
+        "s.yaml:4: phases[0].job.rw: expected read, write, randread, randwrite, randrw, "
+        "readwrite, trim, randtrim or trimwrite, got 'randwrit' (did you mean 'randwrite'?)");
 }
 
 TEST_CASE("runtime and time_based follow fio", "[scenario]") {

@@ -1,0 +1,184 @@
+// A parsed fio job -> the simulator's JobSpec (what fio's keys mean for the generator).
+#include <algorithm>
+#include <filesystem>
+#include <stdexcept>
+
+#include "model/config/config_loader.h"
+#include "model/config/fio_job.h"
+
+namespace ssdlab {
+namespace {
+
+class Mapper {
+ public:
+  Mapper(const FioJob& job, const std::string& src) : m_job(job), m_src(src) {}
+  FioPhase map();
+
+ private:
+  template <class T>
+  [[noreturn]] void fail(const FioField<T>& f, const std::string& key, const std::string& what) const {
+    throw ConfigError(m_src + ":" + std::to_string(f.given() ? f.line : m_job.line) + ": " + key + ": " + what);
+  }
+  // A key ssdlab parses but cannot run yet: an error, never silently ignored.
+  template <class T>
+  void not_yet(const FioField<T>& f, bool used, const std::string& key, const std::string& what) const {
+    if (f.given() && used) fail(f, key, what + " is not supported yet (planned with concurrent jobs)");
+  }
+  void sizes(JobSpec& s) const;
+  void region(JobSpec& s) const;
+  void randomness(JobSpec& s) const;
+
+  const FioJob& m_job;
+  const std::string& m_src;
+};
+
+void Mapper::sizes(JobSpec& s) const {
+  const FioJob& j = m_job;
+  if (j.bs.given()) s.bs_bytes = j.bs.value;  // fio's default is 4k, as JobSpec's
+  if (j.bsrange.given()) {
+    s.bs_bytes = j.bsrange.value.first;
+    s.bs_max_bytes = j.bsrange.value.second == j.bsrange.value.first ? 0 : j.bsrange.value.second;
+  }
+  if (j.bssplit.given()) {
+    s.bssplit = j.bssplit.value;
+    s.bs_bytes = s.bssplit.front().bs;
+    for (const BsWeight& w : s.bssplit) s.bs_bytes = std::min(s.bs_bytes, w.bs);
+  }
+  s.bs_unaligned = j.blocksize_unaligned.value;
+  const auto sectors = [&](std::uint64_t v, const auto& f, const char* key) {
+    if (v == 0 || v % kSectorBytes != 0)
+      fail(f, key, "must be a non-zero multiple of 512 bytes (the drive's sector), got " + std::to_string(v));
+  };
+  if (j.bssplit.given()) {
+    for (const BsWeight& w : s.bssplit) sectors(w.bs, j.bssplit, "bssplit");
+  } else if (j.bsrange.given()) {
+    sectors(j.bsrange.value.first, j.bsrange, "bsrange");
+    sectors(j.bsrange.value.second, j.bsrange, "bsrange");
+  } else {
+    sectors(s.bs_bytes, j.bs, "bs");
+  }
+  if (j.blockalign.given()) {
+    if (j.blockalign.value % kSectorBytes != 0) fail(j.blockalign, "blockalign", "must be a multiple of 512 bytes");
+    s.blockalign_bytes = j.blockalign.value;
+  }
+  if (j.offset_align.given()) s.offset_align_bytes = j.offset_align.value;
+}
+
+// fio: filesize sets the region and size becomes the default amount of I/O.
+void Mapper::region(JobSpec& s) const {
+  const FioJob& j = m_job;
+  const auto positive = [&](const FioField<Amount>& f, const char* key) {
+    if (f.given() && (f.value.is_percent ? f.value.percent <= 0 : f.value.bytes == 0)) fail(f, key, "must be > 0");
+  };
+  positive(j.size, "size");
+  positive(j.filesize, "filesize");
+  positive(j.io_size, "io_size");
+  if (j.filesize.given()) {
+    s.size = j.filesize.value;
+    if (j.size.given()) {
+      s.io_size = j.size.value;
+      s.io_size_set = true;
+    }
+  } else if (j.size.given()) {
+    s.size = j.size.value;
+  }
+  if (j.io_size.given()) {
+    s.io_size = j.io_size.value;
+    s.io_size_set = true;
+  }
+  if (j.offset.given()) {
+    if (j.offset.value.is_percent && j.offset.value.percent >= 100) fail(j.offset, "offset", "must be below 100%");
+    s.offset = j.offset.value;
+  }
+  if (j.offset_increment.given()) s.offset_increment = j.offset_increment.value;
+  s.number_ios = j.number_ios.value;
+}
+
+void Mapper::randomness(JobSpec& s) const {
+  const FioJob& j = m_job;
+  s.norandommap = j.norandommap.value;
+  if (j.randseed.given()) {
+    s.randseed = j.randseed.value;
+    s.randseed_set = true;
+  }
+  if (j.percentage_random.given()) s.percentage_random = static_cast<std::uint32_t>(j.percentage_random.value);
+  if (j.random_distribution.given()) s.distribution = j.random_distribution.value;
+  // fio: when both are given and disagree, the later one wins.
+  if (j.rwmixread.given()) s.rwmixread = static_cast<std::uint32_t>(j.rwmixread.value);
+  if (j.rwmixwrite.given() && (!j.rwmixread.given() || j.rwmixwrite.line > j.rwmixread.line))
+    s.rwmixread = 100 - static_cast<std::uint32_t>(j.rwmixwrite.value);
+}
+
+FioPhase Mapper::map() {
+  const FioJob& j = m_job;
+  not_yet(j.numjobs, j.numjobs.value > 1, "numjobs", "numjobs > 1 (concurrent clones sharing the NCQ tags)");
+  not_yet(j.thinktime, j.thinktime.value > 0, "thinktime", "thinktime");
+  not_yet(j.thinktime_blocks, true, "thinktime_blocks", "thinktime_blocks");
+  not_yet(j.rate, j.rate.value > 0, "rate", "rate");
+  not_yet(j.rate_iops, j.rate_iops.value > 0, "rate_iops", "rate_iops");
+  not_yet(j.fsync, j.fsync.value > 0, "fsync", "fsync (FLUSH CACHE every N writes)");
+  not_yet(j.fdatasync, j.fdatasync.value > 0, "fdatasync", "fdatasync (FLUSH CACHE every N writes)");
+  not_yet(j.ramp_time, j.ramp_time.value > 0, "ramp_time", "ramp_time");
+  if (j.startdelay.given() && j.startdelay.value.first != j.startdelay.value.second)
+    fail(j.startdelay, "startdelay", "a random delay range is not supported yet; give one time");
+  FioPhase p;
+  p.name = j.name;
+  p.line = j.line;
+  p.startdelay_ps = j.startdelay.value.first;
+  p.stonewall = j.stonewall.value;
+  JobSpec& s = p.job;
+  if (j.rw.given()) s.rw = j.rw.value;
+  if (j.rw_suffix.given()) {
+    if (is_random(s.rw))
+      s.random_run = static_cast<std::uint32_t>(j.rw_suffix.value);
+    else
+      s.seq_skip_bytes = j.rw_suffix.value;
+  }
+  sizes(s);
+  if (j.iodepth.given()) s.iodepth = static_cast<std::uint32_t>(j.iodepth.value);
+  region(s);
+  s.runtime_ps = j.runtime.value;
+  s.time_based = j.time_based.value;
+  if (s.time_based && s.runtime_ps == 0) fail(j.time_based, "time_based", "needs a runtime");
+  randomness(s);
+  return p;
+}
+
+}  // namespace
+
+FioPhase fio_job_to_phase(const FioJob& job, const std::string& source_name) { return Mapper(job, source_name).map(); }
+
+ScenarioSpec fio_scenario(const FioJobFile& file, const std::string& drive_path) {
+  ScenarioSpec spec;
+  spec.path = file.path;
+  spec.name = std::filesystem::path(file.path).stem().string();
+  spec.description = "fio job file " + file.path;
+  spec.drive_path = drive_path;
+  spec.notes = file.notes;
+  spec.notes.insert(spec.notes.end(), file.warnings.begin(), file.warnings.end());
+  for (std::size_t i = 0; i < file.jobs.size(); ++i) {
+    const FioPhase p = fio_job_to_phase(file.jobs[i], file.path);
+    if (i > 0 && !p.stonewall)
+      throw ConfigError(file.path + ":" + std::to_string(p.line) + ": [" + p.name + "]: runs at the same time as [" +
+                        file.jobs[i - 1].name + "] (line " + std::to_string(file.jobs[i - 1].line) +
+                        "); concurrent jobs are not supported yet: add stonewall (or wait_for_previous) to run "
+                        "them one after another");
+    if (p.startdelay_ps > 0) {
+      PhaseSpec idle;
+      idle.name = p.name + "-startdelay";
+      idle.kind = PhaseKind::kIdle;
+      idle.idle_ps = p.startdelay_ps;
+      idle.line = p.line;
+      spec.phases.push_back(idle);
+    }
+    PhaseSpec phase;
+    phase.name = p.name;
+    phase.kind = PhaseKind::kJob;
+    phase.job = p.job;
+    phase.line = p.line;
+    spec.phases.push_back(phase);
+  }
+  return spec;
+}
+
+}  // namespace ssdlab

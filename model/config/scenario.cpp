@@ -1,0 +1,61 @@
+// Helpers of the scenario structs (model/config/scenario.h).
+#include "model/config/scenario.h"
+
+namespace ssdlab {
+
+bool is_random(RwMode mode) {
+  return mode == RwMode::kRandRead || mode == RwMode::kRandWrite || mode == RwMode::kRandRw ||
+         mode == RwMode::kRandTrim;
+}
+
+const char* to_string(RandomDist kind) {
+  switch (kind) {
+    case RandomDist::kRandom:
+      return "random";
+    case RandomDist::kZipf:
+      return "zipf";
+    case RandomDist::kPareto:
+      return "pareto";
+    case RandomDist::kNormal:
+      return "normal";
+    case RandomDist::kZoned:
+      return "zoned";
+    case RandomDist::kZonedAbs:
+      return "zoned_abs";
+  }
+  return "?";
+}
+
+bool operator==(const AccessZone& a, const AccessZone& b) {
+  return a.access_percent == b.access_percent && a.size_percent == b.size_percent && a.size_bytes == b.size_bytes;
+}
+
+bool operator==(const RandomDistribution& a, const RandomDistribution& b) {
+  return a.kind == b.kind && a.param == b.param && a.center == b.center && a.zones == b.zones;
+}
+
+bool operator==(const Amount& a, const Amount& b) {
+  return a.is_percent == b.is_percent && a.percent == b.percent && a.bytes == b.bytes;
+}
+
+namespace {
+bool same_sizes(const JobSpec& a, const JobSpec& b) {
+  if (a.bssplit.size() != b.bssplit.size()) return false;
+  for (std::size_t i = 0; i < a.bssplit.size(); ++i)
+    if (a.bssplit[i].bs != b.bssplit[i].bs || a.bssplit[i].percent != b.bssplit[i].percent) return false;
+  return a.bs_bytes == b.bs_bytes && a.bs_max_bytes == b.bs_max_bytes && a.bs_unaligned == b.bs_unaligned &&
+         a.blockalign_bytes == b.blockalign_bytes;
+}
+}  // namespace
+
+bool operator==(const JobSpec& a, const JobSpec& b) {
+  return a.rw == b.rw && same_sizes(a, b) && a.iodepth == b.iodepth && a.size == b.size && a.io_size == b.io_size &&
+         a.io_size_set == b.io_size_set && a.offset == b.offset && a.runtime_ps == b.runtime_ps &&
+         a.time_based == b.time_based && a.rwmixread == b.rwmixread && a.randseed == b.randseed &&
+         a.randseed_set == b.randseed_set && a.norandommap == b.norandommap && a.seq_skip_bytes == b.seq_skip_bytes &&
+         a.random_run == b.random_run && a.percentage_random == b.percentage_random &&
+         a.distribution == b.distribution && a.number_ios == b.number_ios && a.offset_increment == b.offset_increment &&
+         a.clone_index == b.clone_index && a.offset_align_bytes == b.offset_align_bytes;
+}
+
+}  // namespace ssdlab
