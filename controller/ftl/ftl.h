@@ -160,18 +160,24 @@ class Ftl {
   // GC starts collecting `block`, which it has just taken out of its victim policy.
   void start_collecting(std::uint32_t block);
   // Programs one GC page of `count` relocated LPNs on the die's GC write point (a new block
-  // from the free pool when needed: the host's reserve is for this).
+  // from the free pool when needed: the host's reserve is for this). That is the die's GC block,
+  // or with `destination: shared` the host's open block (a GC block left open by an image of a
+  // drive with separate GC blocks is filled first).
   // Inline: one GC page program per relocated page (the hot path of steady-state random writes).
   void program_copies(std::uint32_t die, const Lpn* lpns, std::uint32_t count, OpList& ops) {
-    OpenBlock& gc = m_dies[die].gc;
-    if (gc.block < 0) open_gc_block(die);
-    program_page(die, gc, lpns, count, OpOrigin::kGc, 0, ops);
+    DieState& d = m_dies[die];
+    const bool shared = m_gc.config().destination == GcDestination::kShared && d.gc.block < 0;
+    OpenBlock& dest = shared ? d.host : d.gc;
+    if (dest.block < 0) open_gc_block(die, dest);
+    program_page(die, dest, lpns, count, OpOrigin::kGc, 0, ops);
   }
-  void open_gc_block(std::uint32_t die);  // throws when the die has no free block left
+  void open_gc_block(std::uint32_t die, OpenBlock& open);  // throws when the die has no free block left
   // The collected (now empty) block is erased and goes back to the die's free pool.
   void erase_victim(std::uint32_t die, std::uint32_t block, OpList& ops);
   // ----
 
+  // Free blocks a die keeps before the host may write into an open block (host_floor, ftl.cpp).
+  std::uint32_t host_floor() const;
   // check_invariants() of one die: free pool, open blocks, victim policy lists.
   std::string check_die_invariants(std::uint32_t die) const;
   void invalidate(Pua unit);
