@@ -70,8 +70,7 @@ class VictimPolicy {
     m_ages[block] = now;
     if (!closed) return;
     m_index.demote(block, valid);
-    if (m_kind == GcPolicyKind::kFifo && valid + 1 == m_units_per_block) m_fifo.first_invalid(die_of(block), block);
-    if (m_sample_size != 0 && valid + 1 == m_units_per_block) m_candidates.add(block);
+    if (valid + 1 == m_units_per_block) first_invalid(block);  // once per closed block: one test here
   }
   // GC starts collecting `block` (holding `valid` units), which peek() named: out of the lists.
   void take(std::uint32_t block, std::uint32_t valid) {
@@ -111,6 +110,12 @@ class VictimPolicy {
   // The die's closed blocks holding invalid data (random and d-choice only).
   std::uint32_t candidates(std::uint32_t die) const { return m_sample_size ? m_candidates.size(die) : 0; }
 
+  // A closed block holds invalid data for the first time: FIFO marks it, random and d-choice
+  // make it a candidate.
+  void first_invalid(std::uint32_t block) {
+    if (m_kind == GcPolicyKind::kFifo) m_fifo.first_invalid(die_of(block), block);
+    if (m_sample_size != 0) m_candidates.add(block);
+  }
   // Starts loading what invalidated(block, ...) touches (see Ftl::prefetch_overwrite).
   void prefetch(std::uint32_t block) const {
     __builtin_prefetch(&m_ages[block]);
