@@ -16,7 +16,8 @@ constexpr std::uint32_t kHostReserveBlocks = 1;  // free blocks per die kept for
 Ftl::Ftl(const DriveConfig& config, std::uint64_t p2l_memory_budget, std::uint32_t p2l_cache_blocks)
     : m_geo(Geometry::from(config)),
       m_p2l(m_geo.total_units, m_geo.units_per_block, p2l_memory_budget, p2l_cache_blocks),
-      m_gc(m_geo, config.controller.gc) {
+      m_gc(m_geo, config.controller.gc),
+      m_host_floor(config.controller.gc.destination == GcDestination::kShared ? kHostReserveBlocks : 0) {
   if (m_geo.total_units > kMaxPhysicalUnits) {
     throw std::invalid_argument("geometry has more mapping units than the FTL can address");
   }
@@ -117,7 +118,7 @@ void Ftl::start_collecting(std::uint32_t block) {
 }
 
 std::int64_t Ftl::next_victim(std::uint32_t die) const {
-  const std::int64_t b = m_gc.policy().peek(die, m_sequence);
+  const std::int64_t b = m_gc.policy().peek(die, m_sequence, [this](std::uint32_t block) { return m_valid[block]; });
   return b < 0 ? -1 : std::int64_t(m_valid[b]);
 }
 
@@ -165,15 +166,16 @@ void Ftl::erase_victim(std::uint32_t die, std::uint32_t block, OpList& ops) {
   append_op(ops, NandOpKind::kErase, OpOrigin::kGc, die, block, 0, 0, 0);
 }
 
-void Ftl::open_gc_block(std::uint32_t die) {
-  if (!open_block(die, m_dies[die].gc, 0)) {
+void Ftl::open_gc_block(std::uint32_t die, OpenBlock& open) {
+  if (!open_block(die, open, 0)) {
     throw std::logic_error("GC has no free block for its copies on die " + std::to_string(die));
   }
 }
 
 bool Ftl::can_place(std::uint32_t die) const {
   const DieState& d = m_dies[die];
-  if (d.host.block >= 0 || d.free_count > kHostReserveBlocks || m_gc.active_victim(die) >= 0) return true;
+  const bool room = d.free_count >= m_host_floor && (d.host.block >= 0 || d.free_count > kHostReserveBlocks);
+  if (room || m_gc.active_victim(die) >= 0) return true;
   const std::int64_t v = next_victim(die);
   return v >= 0 && v < std::int64_t(m_geo.units_per_block);
 }
@@ -183,12 +185,20 @@ bool Ftl::place(std::uint32_t die, const Lpn* lpns, std::uint32_t count, std::ui
   // here first, so that the common page program skips the inlined accounting.
   if (m_gc.active_victim(die) >= 0 || needs_gc(die)) m_gc.pay_for_host_page(*this, die, count, ops);
   DieState& d = m_dies[die];
-  if (d.host.block < 0) {
+  // The reserve: GC may take the last free block of a die, the host may not. With separate GC
+  // blocks the host opens no block at the reserve (GC's copies of one victim fit in the block
+  // it takes). With a shared block GC may open the last free block as the host's block, so the
+  // host also writes nothing while the die has no free block (m_host_floor): the victim whose
+  // copies opened it finishes first, in that fresh block, and GC always has somewhere to write.
+  const std::uint32_t floor = m_host_floor;  // 0 with separate GC blocks: the test is only the first
+  if (d.host.block < 0 || d.free_count < floor) {
     // Down to the reserve: the host waits for whole victims.
-    for (std::uint32_t i = 0; d.free_count <= kHostReserveBlocks && i <= m_geo.blocks_per_die; ++i) {
-      if (!m_gc.collect_one(*this, die, ops)) break;
+    for (std::uint32_t i = 0; i <= m_geo.blocks_per_die; ++i) {
+      const bool waits = (d.host.block < 0 && d.free_count <= kHostReserveBlocks) || d.free_count < floor;
+      if (!waits || !m_gc.collect_one(*this, die, ops)) break;
     }
-    if (!open_block(die, d.host, kHostReserveBlocks)) return false;
+    if (d.host.block < 0 && !open_block(die, d.host, kHostReserveBlocks)) return false;
+    if (d.free_count < floor) return false;
   }
   program_page(die, d.host, lpns, count, OpOrigin::kHost, cookie, ops);
   return true;

@@ -160,14 +160,20 @@ class Ftl {
   // GC starts collecting `block`, which it has just taken out of its victim policy.
   void start_collecting(std::uint32_t block);
   // Programs one GC page of `count` relocated LPNs on the die's GC write point (a new block
-  // from the free pool when needed: the host's reserve is for this).
+  // from the free pool when needed: the host's reserve is for this). That is the die's GC block,
+  // or with `destination: shared` the host's open block (a GC block left open by an image of a
+  // drive with separate GC blocks is filled first).
   // Inline: one GC page program per relocated page (the hot path of steady-state random writes).
   void program_copies(std::uint32_t die, const Lpn* lpns, std::uint32_t count, OpList& ops) {
-    OpenBlock& gc = m_dies[die].gc;
-    if (gc.block < 0) open_gc_block(die);
-    program_page(die, gc, lpns, count, OpOrigin::kGc, 0, ops);
+    DieState& d = m_dies[die];
+    OpenBlock* dest = &d.gc;
+    if (d.gc.block < 0) {                     // the open GC block, the common case, is the only test on the way
+      if (m_host_floor != 0) dest = &d.host;  // shared
+      if (dest->block < 0) open_gc_block(die, *dest);
+    }
+    program_page(die, *dest, lpns, count, OpOrigin::kGc, 0, ops);
   }
-  void open_gc_block(std::uint32_t die);  // throws when the die has no free block left
+  void open_gc_block(std::uint32_t die, OpenBlock& open);  // throws when the die has no free block left
   // The collected (now empty) block is erased and goes back to the die's free pool.
   void erase_victim(std::uint32_t die, std::uint32_t block, OpList& ops);
   // ----
@@ -190,7 +196,10 @@ class Ftl {
   std::vector<std::uint32_t> m_erase_count;  // per block
   std::vector<BlockState> m_state;           // per block
   std::vector<DieState> m_dies;
-  GarbageCollector m_gc;         // victim in progress per die, victim policy (and block ages)
+  GarbageCollector m_gc;  // victim in progress per die, victim policy (and block ages)
+  // Free blocks a die keeps before the host may write into an open block: 0 with separate GC
+  // blocks, the reserve with `destination: shared` (see Ftl::place).
+  std::uint32_t m_host_floor = 0;
   std::uint64_t m_sequence = 0;  // units written, the clock of cost-benefit ages
   FtlListener* m_listener = nullptr;
   FtlStats m_stats;

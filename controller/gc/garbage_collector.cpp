@@ -9,7 +9,8 @@ namespace ssdlab {
 
 GarbageCollector::GarbageCollector(const Geometry& geometry, const GcConfig& config)
     : m_config(config),
-      m_policy(config.policy, geometry.dies, geometry.blocks_per_die, geometry.units_per_block),
+      m_policy(config.policy, geometry.dies, geometry.blocks_per_die, geometry.units_per_block, config.d_choices,
+               config.seed),
       m_dies(geometry.dies) {
   for (Die& d : m_dies) d.pending.reserve(2 * std::size_t(geometry.units_per_page));
 }
@@ -26,7 +27,8 @@ bool GarbageCollector::start_victim(Ftl& ftl, std::uint32_t die, std::vector<Nan
   Die& d = m_dies[die];
   const std::uint32_t units_per_block = ftl.geometry().units_per_block;
   for (;;) {
-    const std::int64_t victim_id = m_policy.peek(die, ftl.sequence());
+    const std::int64_t victim_id =
+        m_policy.peek(die, ftl.sequence(), [&ftl](std::uint32_t b) { return ftl.valid_units(b); });
     if (victim_id < 0) return false;
     const auto victim = static_cast<std::uint32_t>(victim_id);
     const std::uint32_t valid = ftl.valid_units(victim);

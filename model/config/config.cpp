@@ -28,8 +28,16 @@ const char* to_string(GcPolicyKind policy) {
       return "cost_benefit";
     case GcPolicyKind::kFifo:
       return "fifo";
+    case GcPolicyKind::kRandom:
+      return "random";
+    case GcPolicyKind::kDChoice:
+      return "d_choice";
   }
   return "?";
+}
+
+const char* to_string(GcDestination destination) {
+  return destination == GcDestination::kShared ? "shared" : "separate";
 }
 
 const char* to_string(RwMode mode) {

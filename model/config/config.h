@@ -11,10 +11,13 @@
 namespace ssdlab {
 
 enum class CellType { kSlc = 1, kMlc = 2, kTlc = 3 };  // value = bits per cell = page types
-enum class GcPolicyKind { kGreedy, kCostBenefit, kFifo };
+enum class GcPolicyKind { kGreedy, kCostBenefit, kFifo, kRandom, kDChoice };
+// Where GC writes the units it relocates: its own open block per die, or the host's.
+enum class GcDestination { kSeparate, kShared };
 
 const char* to_string(CellType);
 const char* to_string(GcPolicyKind);
+const char* to_string(GcDestination);
 
 struct NandConfig {
   std::uint32_t channels = 0;
@@ -49,6 +52,10 @@ struct GcConfig {
   // (or nothing more can be gained); a host command stops it. 0 disables it.
   Picos idle_delay_ps = 100 * kPicosPerMs;
   std::uint32_t idle_free_blocks = 0;
+  // d-choice: closed blocks sampled per victim (greedy among them); random is d = 1.
+  std::uint32_t d_choices = 4;
+  std::uint64_t seed = 1;  // of the random and d-choice samples
+  GcDestination destination = GcDestination::kSeparate;
 };
 
 struct ControllerConfig {

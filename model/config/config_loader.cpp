@@ -221,6 +221,13 @@ void DriveParser::check_gc(const YAML::Node& node) {
     fail_cross(node, "controller.gc", "free_blocks_high", {"controller.gc.free_blocks_low"},
                "thresholds inverted: free_blocks_high (" + std::to_string(gc.free_blocks_high) +
                    ") must be greater than free_blocks_low (" + std::to_string(gc.free_blocks_low) + ")");
+  // A sample of more blocks than a die has cannot be drawn (d = blocks per die is greedy).
+  const std::uint32_t blocks_per_die = c_.nand.blocks_per_die();
+  if (gc.policy == GcPolicyKind::kDChoice && gc.d_choices > blocks_per_die)
+    fail_cross(node, "controller.gc", "d_choices",
+               {"controller.gc.policy", "nand.planes_per_die", "nand.blocks_per_plane"},
+               "samples more blocks than a die has: d_choices " + std::to_string(gc.d_choices) + ", but a die has " +
+                   std::to_string(blocks_per_die) + " blocks (use 1.." + std::to_string(blocks_per_die) + ")");
 }
 
 void DriveParser::check_mapping_unit(const YAML::Node& controller) {

@@ -154,10 +154,11 @@ void add_gc_and_host(ParamTable& t) {
   t.push_back(make_param("controller.gc", K::kSection).desc_is("garbage collection"));
   t.push_back(make_param("controller.gc.policy", K::kChoice)
                   .def("greedy")
-                  .pick({"greedy", "cost_benefit", "fifo"})
+                  .pick({"greedy", "cost_benefit", "fifo", "random", "d_choice"})
                   .choice([](DriveConfig& c, std::size_t i) { c.controller.gc.policy = static_cast<GcPolicyKind>(i); },
                           [](const DriveConfig& c) { return static_cast<std::size_t>(c.controller.gc.policy); })
-                  .desc_is("victim selection: fewest valid pages, cost-benefit (age), or oldest block"));
+                  .desc_is("victim selection: fewest valid pages, cost-benefit (age), oldest block, a random block "
+                           "holding invalid data, or the fewest valid of d_choices random ones"));
   t.push_back(make_param("controller.gc.free_blocks_low", K::kCount, "count")
                   .def("2")
                   .range(1, kU32Max - 2)
@@ -178,6 +179,27 @@ void add_gc_and_host(ParamTable& t) {
                   .range(0, kU32Max - 2)
                   .u32([](DriveConfig& c) -> std::uint32_t& { return c.controller.gc.idle_free_blocks; })
                   .desc_is("per die: background GC collects until this many blocks are free; 0 = off"));
+  // FEMU's d-choice policy samples 4 (FEMU_DCHOICE_D, hw/femu/bbssd/ftl-line-gc.c, "d=4 is the
+  // common choice in the literature"); MQSim's RGA samples log2(blocks per plane)
+  // (rga_set_size, src/ssd/GC_and_WL_Unit_Page_Level.cpp).
+  t.push_back(make_param("controller.gc.d_choices", K::kCount, "count")
+                  .def("4")
+                  .range(1, kU32Max)
+                  .u32([](DriveConfig& c) -> std::uint32_t& { return c.controller.gc.d_choices; })
+                  .shows("1..blocks per die")
+                  .desc_is("d_choice: closed blocks with invalid data sampled per victim (FEMU's d; MQSim uses "
+                           "log2(blocks per plane))"));
+  t.push_back(make_param("controller.gc.seed", K::kCount, "count")
+                  .def("1")
+                  .u64([](DriveConfig& c) -> std::uint64_t& { return c.controller.gc.seed; })
+                  .desc_is("random and d_choice: seed of the victim samples (same seed, same run)"));
+  t.push_back(
+      make_param("controller.gc.destination", K::kChoice)
+          .def("separate")
+          .pick({"separate", "shared"})
+          .choice([](DriveConfig& c, std::size_t i) { c.controller.gc.destination = static_cast<GcDestination>(i); },
+                  [](const DriveConfig& c) { return static_cast<std::size_t>(c.controller.gc.destination); })
+          .desc_is("where relocated data goes: a GC open block of its own per die, or the host's open block"));
 
   t.push_back(make_param("host", K::kSection).desc_is("the host side of the SATA link"));
   t.push_back(make_param("host.sata", K::kBitRate, "bits/s")

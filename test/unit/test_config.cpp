@@ -306,9 +306,39 @@ TEST_CASE("GC thresholds must not be inverted", "[config]") {
              Catch::StartsWith("x.yaml:16: controller.gc.free_blocks_high: thresholds inverted: free_blocks_high (3) "
                                "must be greater than free_blocks_low (3); keys involved:"));
   CHECK(error_of(kBase + "  gc: {policy: greedyy}\n") ==
-        "x.yaml:16: controller.gc.policy: expected greedy, cost_benefit or fifo, got 'greedyy' "
+        "x.yaml:16: controller.gc.policy: expected greedy, cost_benefit, fifo, random or d_choice, got 'greedyy' "
         "(did you mean 'greedy'?)");
   CHECK(parse(kBase + "  gc: {policy: cost_benefit}\n").controller.gc.policy == GcPolicyKind::kCostBenefit);
+}
+
+TEST_CASE("random and d-choice GC policies and the GC write placement are read and checked", "[config]") {
+  const DriveConfig d = parse(kBase);
+  CHECK(d.controller.gc.d_choices == 4);
+  CHECK(d.controller.gc.seed == 1);
+  CHECK(d.controller.gc.destination == GcDestination::kSeparate);
+  const DriveConfig c = parse(kBase + "  gc: {policy: d_choice, d_choices: 128, seed: 9, destination: shared}\n");
+  CHECK(c.controller.gc.policy == GcPolicyKind::kDChoice);
+  CHECK(c.controller.gc.d_choices == 128);
+  CHECK(c.controller.gc.seed == 9);
+  CHECK(c.controller.gc.destination == GcDestination::kShared);
+  CHECK(parse(kBase + "  gc: {policy: random}\n").controller.gc.policy == GcPolicyKind::kRandom);
+  CHECK(error_of(kBase + "  gc: {policy: dchoice}\n") ==
+        "x.yaml:16: controller.gc.policy: expected greedy, cost_benefit, fifo, random or d_choice, got 'dchoice' "
+        "(did you mean 'd_choice'?)");
+  CHECK(error_of(kBase + "  gc: {destination: own}\n") ==
+        "x.yaml:16: controller.gc.destination: expected separate or shared, got 'own'");
+  CHECK_THAT(error_of(kBase + "  gc: {d_choices: 0}\n"),
+             Catch::StartsWith("x.yaml:16: controller.gc.d_choices: must be"));
+  // A die of 128 blocks: a sample of 129 names the key, the blocks involved and what fits.
+  CHECK_THAT(error_of(kBase + "  gc:\n    policy: d_choice\n    d_choices: 129\n"),
+             Catch::StartsWith("x.yaml:18: controller.gc.d_choices: samples more blocks than a die has: d_choices 129, "
+                               "but a die has 128 blocks (use 1..128); keys involved:") &&
+                 Catch::Contains("nand.blocks_per_plane"));
+  CHECK_THAT(error_of(kBase, {"controller.gc.policy=d_choice", "controller.gc.d_choices=1000"}),
+             Catch::Contains("controller.gc.d_choices: samples more blocks than a die has") &&
+                 Catch::Contains("(use 1..128)"));
+  // Only d-choice samples d blocks: the key is then not checked against the geometry.
+  CHECK(parse(kBase + "  gc: {d_choices: 1000}\n").controller.gc.d_choices == 1000);
 }
 
 TEST_CASE("host SATA rate and NCQ tags are checked", "[config]") {

@@ -7,6 +7,7 @@
 #include "test_support.h"
 
 using namespace ssdlab;
+using ssdlab::test::fill_sequentially;
 using ssdlab::test::FtlDriver;
 using ssdlab::test::small_drive;
 
@@ -20,16 +21,6 @@ std::uint32_t min_closed_valid(const Ftl& ftl, std::uint32_t die) {
     if (ftl.is_closed(b)) best = std::min(best, ftl.valid_units(b));
   }
   return best;
-}
-
-void fill_sequentially(Ftl& ftl, FtlDriver& driver) {
-  const std::uint32_t upp = ftl.geometry().units_per_page;
-  std::vector<Lpn> page(upp);
-  for (Lpn lpn = 0; lpn < ftl.user_units(); lpn += upp) {
-    std::uint32_t n = 0;
-    for (; n < upp && lpn + n < ftl.user_units(); ++n) page[n] = lpn + n;
-    driver.write_page(page.data(), n);
-  }
 }
 
 }  // namespace
@@ -60,10 +51,14 @@ TEST_CASE("a sequential fill has a write amplification of exactly 1", "[ftl][waf
 }
 
 TEST_CASE("millions of random overwrites keep every LPN mapped to exactly one valid unit", "[ftl][invariants]") {
-  const auto policy = GENERATE(GcPolicyKind::kGreedy, GcPolicyKind::kCostBenefit, GcPolicyKind::kFifo);
+  const auto policy = GENERATE(GcPolicyKind::kGreedy, GcPolicyKind::kCostBenefit, GcPolicyKind::kFifo,
+                               GcPolicyKind::kRandom, GcPolicyKind::kDChoice);
+  const auto destination = GENERATE(GcDestination::kSeparate, GcDestination::kShared);
   const std::uint32_t page_bytes = GENERATE(4096u, 16384u);
-  CAPTURE(to_string(policy), page_bytes);
-  Ftl ftl(small_drive(2, 2, 32, 32, page_bytes, 0.15, policy));
+  CAPTURE(to_string(policy), to_string(destination), page_bytes);
+  DriveConfig config = small_drive(2, 2, 32, 32, page_bytes, 0.15, policy);
+  config.controller.gc.destination = destination;
+  Ftl ftl(config);
   FtlDriver driver(ftl);
   fill_sequentially(ftl, driver);
   Rng rng(42);

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "controller/ftl/ftl.h"
 #include "controller/ftl/precondition.h"
@@ -49,6 +50,17 @@ class FtlDriver {
  private:
   PageWriter m_writer;
 };
+
+// Every LPN once, in order, units_per_page LPNs to a page (the last page part-filled).
+inline void fill_sequentially(Ftl& ftl, FtlDriver& driver) {
+  const std::uint32_t upp = ftl.geometry().units_per_page;
+  std::vector<Lpn> page(upp);
+  for (Lpn lpn = 0; lpn < ftl.user_units(); lpn += upp) {
+    std::uint32_t n = 0;
+    for (; n < upp && lpn + n < ftl.user_units(); ++n) page[n] = lpn + n;
+    driver.write_page(page.data(), n);
+  }
+}
 
 // The FTL's image as Ftl::save writes it.
 inline std::string image_of(const Ftl& ftl) {
