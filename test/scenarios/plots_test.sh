@@ -48,7 +48,13 @@ png)
   check "run with plots exits 0" test $? -eq 0
   for f in "${always[@]}"; do check "plots/$f is a PNG" is_png "$tmp/a/plots/$f"; done
   check "index.json lists the PNGs" bash -c "for f in ${always[*]}; do grep -q \"\\\"\$f\\\"\" '$tmp/a/plots/index.json' || exit 1; done"
-  check "without latency_histograms.json the CDF is skipped with a note" grep -q "latency CDF skipped" "$tmp/a/plots/index.json"
+  # ssdlab run writes latency_histograms.json: the CDF is drawn from it (its absence: plots_optional).
+  check "latency_histograms.json written" test -s "$tmp/a/latency_histograms.json"
+  check "plots/latency_cdf.png from latency_histograms.json" is_png "$tmp/a/plots/latency_cdf.png"
+  cp -r "$tmp/a" "$tmp/a-nohist" && rm -f "$tmp/a-nohist/latency_histograms.json"
+  "$py" "$src/scripts/ssdlab_plots.py" "$tmp/a-nohist" >/dev/null 2>&1
+  check "without latency_histograms.json the CDF is skipped with a note" \
+    grep -q "latency CDF skipped" "$tmp/a-nohist/plots/index.json"
   if grep -q '"anatomy_us"' "$tmp/a/summary.json"; then
     check "summary.json has anatomy_us: plots/anatomy.png is a PNG" is_png "$tmp/a/plots/anatomy.png"
   fi
