@@ -80,7 +80,7 @@ void Die::start(const NandOp& op, bool queued) {
   Picos bus = m_config->t_cmd_ps;
   if (m_current.kind == NandOpKind::kProgram) bus += bus_time(m_current.bytes);
   const Picos array_start = bus ? m_channel->reserve(now, bus) : now;
-  if (m_probe && bus) m_probe->bus(m_channel_index, m_index, array_start - bus, array_start);
+  if (m_instrumented && bus) m_probe->bus(m_channel_index, m_index, array_start - bus, array_start);
   const Picos array_end = array_start + array_time(m_current);
   if (timed(m_current)) {
     Stamps& st = m_stamps[m_slot ^= 1];
@@ -98,7 +98,7 @@ void Die::on_timer(std::uint32_t) {
     const Picos bus = bus_time(m_current.bytes);
     const Picos end = m_channel->reserve(now_picos(), bus);
     if (timed(m_current)) m_stamps[m_slot].out_bus_start = end - bus;
-    if (m_probe) m_probe->bus(m_channel_index, m_index, end - bus, end);
+    if (m_instrumented) m_probe->bus(m_channel_index, m_index, end - bus, end);
     m_timeline->at(m_lane, end, *this, 0);
     return;
   }

@@ -46,7 +46,10 @@ class alignas(64) Die final : private TimerClient {
   // `index`: the die's number; `channel_index`: its channel's (for the probe).
   void init(const NandConfig& config, Timeline& timeline, Channel& channel, DieListener& listener, std::uint32_t index,
             std::uint32_t channel_index);
-  void set_probe(Probe* probe) { m_probe = probe; }
+  void set_probe(Probe* probe) {
+    m_probe = probe;
+    m_instrumented = probe != nullptr;
+  }
 
   void submit(const NandOp& op) {
     if (m_phase == Phase::kIdle) {
@@ -86,7 +89,7 @@ class alignas(64) Die final : private TimerClient {
     }
     return s;
   }
-  bool timed(const NandOp& op) const { return (op.cookie & kOpTimedBit) || m_probe; }
+  bool timed(const NandOp& op) const { return (op.cookie & kOpTimedBit) || m_instrumented; }
   // `queued`: it waited in the queue (its stamp is the next in m_waits, when timed).
   void start(const NandOp& op, bool queued);
   void on_timer(std::uint32_t what) override;
@@ -100,6 +103,7 @@ class alignas(64) Die final : private TimerClient {
   Timeline::Lane m_lane{0};  // one operation at a time: its callbacks come in time order
   Phase m_phase = Phase::kIdle;
   bool m_page_types_pow2 = true;  // page type by mask, not division (SLC, MLC)
+  bool m_instrumented = false;    // a probe is attached (in the first line: tested per op)
   std::uint32_t m_page_types = 1;
   std::uint32_t m_memo_bytes = 0;  // the last transfer size and its bus time: sizes repeat
   Picos m_memo_ps = 0;

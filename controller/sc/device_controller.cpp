@@ -235,7 +235,7 @@ void DeviceController::request_buffer(std::uint8_t tag) {
   if (m_buffer.waiting()) flush();
 }
 
-void DeviceController::grant_buffer_space() {
+void DeviceController::grant_waiting() {
   while (m_buffer.waiting()) {
     const std::uint8_t tag = m_buffer.first_waiter();
     const Command& c = m_commands[tag];

@@ -110,7 +110,12 @@ class DeviceController : public sc_core::sc_module,
   void start_read(std::uint8_t tag);
   void start_write(std::uint8_t tag);
   void request_buffer(std::uint8_t tag);
-  void grant_buffer_space();
+  // Lets waiting writes' data come while the buffer has room. The test is inline: most calls
+  // (one per flash completion) find nobody waiting.
+  void grant_buffer_space() {
+    if (m_buffer.waiting()) grant_waiting();
+  }
+  void grant_waiting();
   void data_arrived(std::uint8_t tag);
   void trim_arrived(std::uint8_t tag);
   void complete(std::uint8_t tag, bool error = false);
