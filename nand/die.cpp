@@ -53,7 +53,10 @@ OpTiming Die::finished_timing(const NandOp& op) const {
   t.submitted = st.queued.submitted;
   t.started = st.started;
   t.array_start = st.array_start;
-  const Picos data_ps = op.bytes ? transfer_picos(op.bytes, m_config->bus_bytes_per_s * 8) : 0;
+  // The bus time of its data: usually the size bus_time() computed last.
+  const Picos data_ps = op.bytes == m_memo_bytes ? m_memo_ps
+                        : op.bytes               ? transfer_picos(op.bytes, m_config->bus_bytes_per_s * 8)
+                                                 : 0;
   const Picos bus = m_config->t_cmd_ps + (op.kind == NandOpKind::kProgram ? data_ps : 0);
   t.cmd_bus_start = bus ? st.array_start - bus : st.started;
   t.array_end = st.array_start + array_time(op);
