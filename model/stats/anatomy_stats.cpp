@@ -4,6 +4,13 @@
 
 namespace ssdlab {
 
+double AnatomyStats::mean(Part p) const {
+  if (m_count == 0) return 0.0;
+  unsigned __int128 sum = 0;
+  for (std::size_t b = 0; b < kBuckets; ++b) sum += m_bucket_sum[b][std::size_t(p)];
+  return double(sum) / double(m_count);
+}
+
 std::array<double, kParts> AnatomyStats::tail_mean(double q) const {
   std::array<double, kParts> out{};
   if (m_count == 0) return out;

@@ -21,10 +21,7 @@ class AnatomyStats {
     const std::size_t b = bucket(latency);
     ++m_count;
     ++m_bucket_count[b];
-    for (std::size_t i = 0; i < kParts; ++i) {
-      m_sum[i] += a.part[i];
-      m_bucket_sum[b][i] += a.part[i];
-    }
+    for (std::size_t i = 0; i < kParts; ++i) m_bucket_sum[b][i] += a.part[i];
     const Picos gc = a[Part::kDieWaitGc];
     if (gc) {
       ++m_gc_waited;
@@ -34,7 +31,7 @@ class AnatomyStats {
 
   std::uint64_t count() const { return m_count; }
   // Mean of part `p` over all requests, picoseconds (0 without requests).
-  double mean(Part p) const { return m_count ? double(m_sum[std::size_t(p)]) / double(m_count) : 0.0; }
+  double mean(Part p) const;  // from the bucket sums (a record adds to one row only)
   // Mean composition of the slowest ceil((1 - q) * count) requests, picoseconds per part. The
   // bucket holding the boundary contributes its mean composition, prorated to the requests it
   // must give: exact above that bucket, the bucket's own mix within it (at most 25 % wide).
@@ -53,7 +50,6 @@ class AnatomyStats {
  private:
   std::uint64_t m_count = 0, m_gc_waited = 0;
   Picos m_gc_wait_sum = 0;
-  std::array<Picos, kParts> m_sum{};
   std::array<std::uint64_t, kBuckets> m_bucket_count{};
   std::array<std::array<Picos, kParts>, kBuckets> m_bucket_sum{};
 };
