@@ -56,6 +56,7 @@ RunOutcome simulate(const ScenarioSpec& scenario, const DriveConfig& config, con
   outcome.scenario = scenario;
   outcome.config = config;
   const auto wall_start = std::chrono::steady_clock::now();
+  ScenarioRunner::check_phases(scenario, config);  // before anything is elaborated
   ScenarioRunner runner("run", scenario, config);
   if (probe) runner.ssd.add_probe(*probe);
   std::unique_ptr<LatencyLog> latency_log = open_latency_log(options);

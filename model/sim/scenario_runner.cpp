@@ -1,6 +1,7 @@
 #include "model/sim/scenario_runner.h"
 
 #include "controller/ftl/precondition.h"
+#include "model/config/config_loader.h"
 
 #include <algorithm>
 #include <chrono>
@@ -27,6 +28,24 @@ ScenarioRunner::ScenarioRunner(sc_core::sc_module_name name, const ScenarioSpec&
   SC_METHOD(on_sample);
   sensitive << m_sample_event;
   dont_initialize();
+}
+
+namespace {
+
+std::string bs_too_large(std::uint64_t bs, const DriveConfig& config) {
+  return "bs " + std::to_string(bs) + " exceeds the drive's controller.max_transfer (" +
+         std::to_string(config.controller.max_transfer_bytes) + " bytes)";
+}
+
+}  // namespace
+
+void ScenarioRunner::check_phases(const ScenarioSpec& scenario, const DriveConfig& config) {
+  for (const PhaseSpec& p : scenario.phases) {
+    if (p.kind == PhaseKind::kJob && p.job.bs_bytes > config.controller.max_transfer_bytes) {
+      throw ConfigError(scenario.path + ":" + std::to_string(p.line) + ": phase '" + p.name +
+                        "': " + bs_too_large(p.job.bs_bytes, config));
+    }
+  }
 }
 
 void ScenarioRunner::wait_quiescent() {
@@ -125,9 +144,7 @@ void ScenarioRunner::run_phase(const PhaseSpec& phase, std::size_t index) {
       break;
     case PhaseKind::kJob: {
       if (phase.job.bs_bytes > m_config.controller.max_transfer_bytes) {
-        throw std::invalid_argument("bs " + std::to_string(phase.job.bs_bytes) +
-                                    " exceeds the drive's controller.max_transfer (" +
-                                    std::to_string(m_config.controller.max_transfer_bytes) + " bytes)");
+        throw std::invalid_argument(bs_too_large(phase.job.bs_bytes, m_config));
       }
       const std::uint64_t seed = phase.job.randseed_set ? phase.job.randseed : m_scenario.seed * 1000003ULL + index;
       driver.start(phase.job, capacity, seed, r.io);

@@ -31,6 +31,11 @@ class ScenarioRunner : public sc_core::sc_module {
   // The error is the scenario's (a phase the drive cannot run: bs over max_transfer, trim
   // unused without mark, ...), not the simulation's.
   bool error_is_input() const { return m_error_is_input; }
+  // Phases this drive cannot run at all (bs over controller.max_transfer), found before the
+  // simulation starts: a ConfigError naming file, line and phase. (The same test in the run
+  // stays for runners built directly; an exception unwinding through a SystemC thread is what
+  // AddressSanitizer mistakes for a stack overflow.)
+  static void check_phases(const ScenarioSpec& scenario, const DriveConfig& config);
   // Called after each phase (progress printing).
   std::function<void(const PhaseResult&)> on_phase_done;
   // Where the run is, passed at every time-series sample (the terminal's progress line).
