@@ -4,14 +4,7 @@
 set -uo pipefail
 bin=$1
 src=$2
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-export SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1
-fails=0
-check() {  # check "description" command...
-  local what=$1; shift
-  if "$@"; then echo "ok   $what"; else echo "FAIL $what"; fails=$((fails + 1)); fi
-}
+. "$(dirname "$0")/lib.sh"
 
 "$bin" info "$src/configs/default.yaml" > "$tmp/info.txt"
 check "info prints capacities and ceilings" grep -q "user capacity" "$tmp/info.txt"
@@ -53,6 +46,4 @@ check "...naming file, line and key" grep -q "typo.yaml:[0-9]*: nand.chanels: un
 "$bin" run "$src/test/scenarios/smoke.yaml" --quiet --out "$tmp/e" -p controller.gc.free_blocks_low=9 2> "$tmp/err2.txt"
 check "inverted GC thresholds are refused" grep -q "free_blocks" "$tmp/err2.txt"
 
-echo "$((fails == 0 ? 1 : 0)) passed, $fails failed" > /dev/null
-if [ "$fails" -ne 0 ]; then echo "$fails checks failed"; exit 1; fi
-echo "all checks passed"
+finish

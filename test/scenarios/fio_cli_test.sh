@@ -5,14 +5,7 @@
 set -uo pipefail
 bin=$1
 src=$2
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-export SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1
-fails=0
-check() {  # check "description" command...
-  local what=$1; shift
-  if "$@"; then echo "ok   $what"; else echo "FAIL $what"; fails=$((fails + 1)); fi
-}
+. "$(dirname "$0")/lib.sh"
 data=$src/test/data/fio
 
 SSDLAB_FIO_DEVICE=/dev/null "$bin" run --fio "$data/smoke.fio" --drive "$src/configs/default.yaml" --out "$tmp/fio" \
@@ -52,5 +45,4 @@ check "--fio-lenient: the run goes on and the warning is in the results" grep -q
 "$bin" run --fio "$tmp/lenient.fio" 2> "$tmp/nodrive.err"
 check "--fio without --drive is refused" grep -q "give a SCENARIO, or --fio JOB.fio --drive CONFIG" "$tmp/nodrive.err"
 
-echo "$fails failure(s)"
-exit $((fails > 0))
+finish

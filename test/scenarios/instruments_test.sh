@@ -7,14 +7,7 @@
 set -uo pipefail
 bin=$1
 src=$2
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-export SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1
-fails=0
-check() {  # check "description" command...
-  local what=$1; shift
-  if "$@"; then echo "ok   $what"; else echo "FAIL $what"; fails=$((fails + 1)); fi
-}
+. "$(dirname "$0")/lib.sh"
 scenario="$src/test/scenarios/smoke.yaml"
 
 "$bin" run "$scenario" --out "$tmp/plain" --quiet
@@ -63,5 +56,4 @@ check "--trace-window without --trace is a usage error (exit $rc)" \
 rc=$?
 check "an unwritable --vcd file fails naming it (exit $rc)" bash -c "[ $rc != 0 ] && grep -q 'no/such/dir/x.vcd' '$tmp/err.txt'"
 
-[ $fails = 0 ] && echo "all instrument checks passed" || echo "$fails instrument check(s) failed"
-exit $((fails != 0))
+finish

@@ -13,15 +13,7 @@ set -uo pipefail
 mode=$1
 bin=$2
 src=$3
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-export SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1
-fails=0
-check() {  # check "description" command...
-  local what=$1
-  shift
-  if "$@"; then echo "ok   $what"; else echo "FAIL $what"; fails=$((fails + 1)); fi
-}
+. "$(dirname "$0")/lib.sh"
 is_png() { [ -s "$1" ] && [ "$(head -c 8 "$1" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ]; }
 # The interpreter ssdlab itself would find matplotlib with (model/sim/plots.h).
 mpl_python() {
@@ -196,5 +188,4 @@ print("%.4f" % ((i.max(axis=2) - i.min(axis=2)) > 0.25).mean())' "$1"
   exit 2
   ;;
 esac
-echo "$fails failed"
-[ "$fails" -eq 0 ]
+finish

@@ -6,15 +6,9 @@
 set -uo pipefail
 bin=$1
 src=$(cd "$2" && pwd)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/lib.sh"
 unset SYSTEMC_DISABLE_COPYRIGHT_MESSAGE SC_COPYRIGHT_MESSAGE  # the binary must silence SystemC itself
 smoke=$src/test/scenarios/smoke.yaml
-fails=0
-check() {  # check "description" command...
-  local what=$1; shift
-  if "$@"; then echo "ok   $what"; else echo "FAIL $what"; fails=$((fails + 1)); fi
-}
 # status WANT "description" args...: runs ssdlab with args, output in $tmp/out, checks the exit code
 status() {
   local want=$1 what=$2; shift 2
@@ -135,5 +129,4 @@ else
   echo "SKIP progress line on a terminal: script(1) (util-linux) not installed"
 fi
 
-if [ "$fails" -ne 0 ]; then echo "$fails checks failed"; exit 1; fi
-echo "all checks passed"
+finish
