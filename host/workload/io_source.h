@@ -12,9 +12,13 @@ namespace ssdlab {
 
 struct IoSpec {
   bool write = false;
-  bool trim = false;  // DATA SET MANAGEMENT (TRIM) of [lba, lba + sectors)
+  bool trim = false;   // DATA SET MANAGEMENT (TRIM) of [lba, lba + sectors)
+  bool flush = false;  // FLUSH CACHE EXT (lba and sectors unused)
   Lba lba = 0;
   std::uint32_t sectors = 0;
+  // Earliest issue time, simulated picoseconds after the job's start (a trace's timestamp);
+  // 0: issue as soon as a tag is free (closed loop).
+  Picos issue_at_ps = 0;
 };
 
 class IoSource {
@@ -38,7 +42,10 @@ class TrimSource : public IoSource {
     if (m_index == m_ranges.size()) return false;
     const auto& [lba, sectors] = m_ranges[m_index];
     const std::uint64_t n = std::min<std::uint64_t>(kMaxSectorsPerCommand, sectors - m_done);
-    io = IoSpec{false, true, lba + m_done, static_cast<std::uint32_t>(n)};
+    io = IoSpec{};
+    io.trim = true;
+    io.lba = lba + m_done;
+    io.sectors = static_cast<std::uint32_t>(n);
     m_done += n;
     return true;
   }
