@@ -15,8 +15,10 @@ inline void record_completion(IoStats& s, const IoRequest& r, std::uint64_t& las
   const std::uint64_t bytes = std::uint64_t(r.sectors) * kSectorBytes;
   if (r.error) {
     ++s.errors;
+    s.other_latency_ps.record(latency);
   } else if (r.command == AtaCommand::kDataSetManagement) {
     ++s.trims;
+    s.other_latency_ps.record(latency);
   } else if (r.is_write()) {
     ++s.writes;
     s.write_bytes += bytes;
@@ -30,7 +32,6 @@ inline void record_completion(IoStats& s, const IoRequest& r, std::uint64_t& las
   }
   if (r.seq < last_completed_seq) ++s.reordered;
   if (r.seq > last_completed_seq) last_completed_seq = r.seq;
-  s.latency_ps.record(latency);
   s.wait_tag_ps += r.tagged_ps - r.issued_ps;
   s.in_drive_ps += r.completed_ps - r.tagged_ps;
   s.last_complete_ps = r.completed_ps;

@@ -65,7 +65,20 @@ class alignas(64) Die final : private TimerClient {
   const DieStats& stats() const { return m_stats; }
   // The timing of `op`, the op whose die_done() is running (only then): computed on demand
   // from a few stamps, since most ops' timing is never asked for.
-  OpTiming finished_timing(const NandOp& op) const;
+  OpTiming finished_timing(const NandOp& op) const {
+    const Stamps& st = m_stamps[m_finished_slot];
+    OpTiming t = st.times;
+    t.submitted = st.queued.submitted;
+    // The busy times now are those at this op's end: take its own share off to get them at its
+    // start. The die was busy from submission to start, so the three shares add up to the wait.
+    const Picos own = t.finished - t.started;
+    const Picos gc = m_stats.busy_by_origin_ps[1] - (op.origin == OpOrigin::kGc ? own : 0);
+    const Picos map = m_stats.busy_by_origin_ps[2] - (op.origin == OpOrigin::kMap ? own : 0);
+    t.behind[1] = gc - st.queued.gc;
+    t.behind[2] = map - st.queued.map;
+    t.behind[0] = t.started - t.submitted - t.behind[1] - t.behind[2];
+    return t;
+  }
   // Busy time including the op in progress up to now (all of it, or that of ops of `origin`).
   Picos busy_until_now() const;
   Picos busy_until_now(OpOrigin origin) const;
@@ -94,8 +107,23 @@ class alignas(64) Die final : private TimerClient {
   void start(const NandOp& op, bool queued);
   void on_timer(std::uint32_t what) override;
   void finish();
-  Picos array_time(const NandOp& op) const;
-  Picos bus_time(std::uint32_t bytes);
+  Picos array_time(const NandOp& op) const {
+    const std::uint32_t type = m_page_types_pow2 ? op.page & (m_page_types - 1) : op.page % m_page_types;
+    switch (op.kind) {
+      case NandOpKind::kRead:
+        return m_config->t_read_ps[type];
+      case NandOpKind::kProgram:
+        return m_config->t_prog_ps[type];
+      case NandOpKind::kErase:
+        return m_config->t_erase_ps;
+    }
+    return 0;
+  }
+  Picos bus_time(std::uint32_t bytes) {
+    if (bytes != m_memo_bytes) set_memo(bytes);
+    return m_memo_ps;
+  }
+  void set_memo(std::uint32_t bytes);
 
   // First cache line: what every callback reads (the vtable pointer comes first).
   NandOp m_current;
@@ -115,7 +143,7 @@ class alignas(64) Die final : private TimerClient {
   // from the configured times (finished_timing).
   struct Stamps {
     QueueStamp queued;
-    Picos started, array_start, out_bus_start;
+    OpTiming times;  // all but `submitted` and `behind`, known by the end of the op
   };
   Stamps m_stamps[2];
   std::uint8_t m_slot = 0, m_finished_slot = 0;

@@ -31,6 +31,10 @@ enum class Part : std::uint8_t {
   kCount
 };
 constexpr std::size_t kParts = static_cast<std::size_t>(Part::kCount);
+// The parts' storage, rounded up to 16 so that adding one anatomy to another is whole vector
+// operations (the slots past kParts stay 0).
+constexpr std::size_t kPartSlots = 16;
+static_assert(kParts <= kPartSlots);
 
 // Stable names (summary.json keys, latency-log columns, explain text).
 inline const char* part_name(Part p) {
@@ -51,7 +55,7 @@ struct OpTiming {
 };
 
 struct Anatomy {
-  std::array<Picos, kParts> part{};
+  std::array<Picos, kPartSlots> part{};
   Picos mark = 0;
   std::uint64_t device_serial = 0;  // the drive's command serial (joins host and flash records)
 

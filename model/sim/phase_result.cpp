@@ -15,7 +15,7 @@ double PhaseResult::metric(const std::string& name) const {
   if (name == "iops") return iops();
   if (name == "seconds") return io.ios() ? io_seconds() : seconds();
   if (name == "waf") return waf();
-  if (name == "latency_us") return io.latency_ps.mean() / double(kPicosPerUs);
+  if (name == "latency_us") return io.latency()->mean() / double(kPicosPerUs);
   return std::numeric_limits<double>::quiet_NaN();
 }
 

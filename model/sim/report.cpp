@@ -66,7 +66,7 @@ nlohmann::json phase_json(const PhaseResult& r, const std::vector<double>& perce
   j["read_mbps"] = r.read_mbps();
   j["write_mbps"] = r.write_mbps();
   j["iops"] = r.iops();
-  j["latency_us"] = latency_json(r.io.latency_ps, percentiles);
+  j["latency_us"] = latency_json(*r.io.latency(), percentiles);
   j["read_latency_us"] = latency_json(r.io.read_latency_ps, percentiles);
   j["write_latency_us"] = latency_json(r.io.write_latency_ps, percentiles);
   const double n = r.io.ios() ? double(r.io.ios()) : 1.0;
@@ -131,7 +131,7 @@ std::string latency_histograms_json(const std::vector<PhaseResult>& results) {
     phases.push_back({{"name", r.name},
                       {"read", histogram_json(r.io.read_latency_ps)},
                       {"write", histogram_json(r.io.write_latency_ps)},
-                      {"all", histogram_json(r.io.latency_ps)}});
+                      {"all", histogram_json(*r.io.latency())}});
   }
   return nlohmann::json{{"phases", phases}}.dump(1) + "\n";
 }
@@ -142,8 +142,9 @@ std::string latency_histograms_csv(const std::vector<PhaseResult>& results) {
   char line[128];
   for (const PhaseResult& r : results) {
     const std::string name = csv_field(r.name);
+    const std::unique_ptr<Histogram> all = r.io.latency();
     const std::pair<const char*, const Histogram*> dirs[] = {
-        {"read", &r.io.read_latency_ps}, {"write", &r.io.write_latency_ps}, {"all", &r.io.latency_ps}};
+        {"read", &r.io.read_latency_ps}, {"write", &r.io.write_latency_ps}, {"all", all.get()}};
     for (const auto& [dir, h] : dirs) {
       h->for_each_bucket([&](std::uint64_t low, std::uint64_t width, std::uint64_t count) {
         std::snprintf(line, sizeof line, ",%s,%.6f,%.6f,%llu\n", dir, us(double(low)), us(double(low) + double(width)),
@@ -195,10 +196,10 @@ void print_phase_line(std::ostream& out, const PhaseResult& r) {
   char line[512];
   char waf[16] = "-";
   if (r.waf() >= 0) std::snprintf(waf, sizeof waf, "%.2f", r.waf());
+  const std::unique_ptr<Histogram> all = r.io.latency();
   std::snprintf(line, sizeof line, "%-18s %9.3f %9.1f %9.1f %10.0f %9.1f %9.1f %9.1f %6s %8llu %7.2f\n", r.name.c_str(),
-                r.seconds(), r.read_mbps(), r.write_mbps(), r.iops(), us(r.io.latency_ps.mean()),
-                us(double(r.io.latency_ps.quantile(0.99))), us(double(r.io.latency_ps.max())), waf,
-                static_cast<unsigned long long>(r.gc_erases()), r.wall_seconds);
+                r.seconds(), r.read_mbps(), r.write_mbps(), r.iops(), us(all->mean()), us(double(all->quantile(0.99))),
+                us(double(all->max())), waf, static_cast<unsigned long long>(r.gc_erases()), r.wall_seconds);
   out << line;
 }
 

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <chrono>
 #include <exception>
+#include <memory>
 #include <stdexcept>
 #include <string>
 
@@ -106,7 +107,9 @@ void ScenarioRunner::run_host_work() {
 }
 
 void ScenarioRunner::run_phase(const PhaseSpec& phase, std::size_t index) {
-  PhaseResult r;
+  // On the heap: its histograms (a few hundred KiB) would fill this SystemC thread's stack.
+  const auto result = std::make_unique<PhaseResult>();
+  PhaseResult& r = *result;
   r.name = phase.name;
   r.kind = kind_name(phase.kind);
   r.expect = phase.expect;
@@ -154,7 +157,7 @@ void ScenarioRunner::run_phase(const PhaseSpec& phase, std::size_t index) {
   }
   meter.end(ssd, r);
   r.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
-  m_results.push_back(r);
+  m_results.push_back(std::move(r));
   if (on_phase_done) on_phase_done(m_results.back());
 }
 

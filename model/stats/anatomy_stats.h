@@ -6,6 +6,7 @@
 
 #include <array>
 #include <cstdint>
+#include <cstring>
 
 #include "model/core/anatomy.h"
 #include "model/core/types.h"
@@ -21,7 +22,7 @@ class AnatomyStats {
     const std::size_t b = bucket(latency);
     ++m_count;
     ++m_bucket_count[b];
-    for (std::size_t i = 0; i < kParts; ++i) m_bucket_sum[b][i] += a.part[i];
+    add_parts(m_bucket_sum[b].data(), a.part.data());
     const Picos gc = a[Part::kDieWaitGc];
     if (gc) {
       ++m_gc_waited;
@@ -40,6 +41,18 @@ class AnatomyStats {
   std::uint64_t gc_waited() const { return m_gc_waited; }
   double gc_wait_mean() const { return m_gc_waited ? double(m_gc_wait_sum) / double(m_gc_waited) : 0.0; }
 
+  // row[i] += parts[i] for every slot, two at a time (GCC's -O2 leaves the plain loop scalar).
+  static void add_parts(Picos* row, const Picos* parts) {
+    using Pair = Picos __attribute__((vector_size(16)));
+#pragma GCC unroll 8
+    for (std::size_t i = 0; i < kPartSlots; i += 2) {
+      Pair r, p;
+      std::memcpy(&r, row + i, sizeof r);
+      std::memcpy(&p, parts + i, sizeof p);
+      r += p;
+      std::memcpy(row + i, &r, sizeof r);
+    }
+  }
   static std::size_t bucket(Picos v) {
     if (v < (Picos(1) << kSubBits)) return static_cast<std::size_t>(v);
     const int msb = 63 - __builtin_clzll(v);
@@ -51,7 +64,7 @@ class AnatomyStats {
   std::uint64_t m_count = 0, m_gc_waited = 0;
   Picos m_gc_wait_sum = 0;
   std::array<std::uint64_t, kBuckets> m_bucket_count{};
-  std::array<std::array<Picos, kParts>, kBuckets> m_bucket_sum{};
+  std::array<std::array<Picos, kPartSlots>, kBuckets> m_bucket_sum{};
 };
 
 }  // namespace ssdlab

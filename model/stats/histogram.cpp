@@ -26,7 +26,7 @@ void Histogram::merge(const Histogram& other) {
   if (other.m_count == 0) return;
   for (std::size_t i = index(other.m_min), last = index(other.m_max); i <= last; ++i) {
     m_buckets[i].count += other.m_buckets[i].count;
-    m_buckets[i].sum += other.m_buckets[i].sum;
+    m_buckets[i].offset_sum += other.m_buckets[i].offset_sum;
   }
   m_count += other.m_count;
   m_sum += other.m_sum;
@@ -38,7 +38,8 @@ std::uint64_t Histogram::in_bucket(std::size_t i, std::uint64_t j) const {
   const Bucket& b = m_buckets[i];
   const std::uint64_t lo = std::max(bucket_low(i), m_min);
   const std::uint64_t hi = std::min(bucket_low(i) + (bucket_width(i) - 1), m_max);
-  const double mean = std::min(double(hi), std::max(double(lo), b.sum / double(b.count)));
+  const double bucket_mean = double(bucket_low(i)) + double(b.offset_sum) / double(b.count);
+  const double mean = std::min(double(hi), std::max(double(lo), bucket_mean));
   const double half = std::min(mean - double(lo), double(hi) - mean);
   const double v = mean - half + 2.0 * half * ((double(j) - 0.5) / double(b.count));
   const auto rounded = static_cast<std::uint64_t>(std::llround(std::max(0.0, v)));

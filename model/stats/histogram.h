@@ -1,7 +1,7 @@
 // Fixed-bucket log-linear histogram (64 linear sub-buckets per power of two, <= 1.6 %
 // relative error): records in O(1) without allocating. Mean, min and max are exact; each
-// bucket keeps its count and the sum of its values, so a quantile is placed inside its bucket
-// around the bucket's own mean (exact when the bucket holds one value).
+// bucket keeps its count and the sum of its values (as offsets from its low edge), so a quantile is placed inside its
+// bucket around the bucket's own mean (exact when the bucket holds one value).
 #pragma once
 
 #include <algorithm>
@@ -16,9 +16,10 @@ class Histogram {
   static constexpr std::size_t kBuckets = std::size_t(64 - kSubBits + 2) << (kSubBits - 1);
 
   void record(std::uint64_t v) {
-    Bucket& b = m_buckets[index(v)];
+    std::uint64_t offset;
+    Bucket& b = m_buckets[index(v, offset)];
     ++b.count;
-    b.sum += double(v);
+    b.offset_sum += offset;
     ++m_count;
     m_sum += v;
     if (v > m_max) m_max = v;
@@ -48,9 +49,18 @@ class Histogram {
   std::uint64_t quantile(double q) const;
 
   static std::size_t index(std::uint64_t v) {
-    if (v < (1u << kSubBits)) return static_cast<std::size_t>(v);
+    std::uint64_t offset;
+    return index(v, offset);
+  }
+  // Also sets `offset` to v - bucket_low(index).
+  static std::size_t index(std::uint64_t v, std::uint64_t& offset) {
+    if (v < (1u << kSubBits)) {
+      offset = 0;
+      return static_cast<std::size_t>(v);
+    }
     const int msb = 63 - __builtin_clzll(v);
     const int shift = msb - (kSubBits - 1);
+    offset = v & ((std::uint64_t(1) << shift) - 1);
     return (std::size_t(shift) << (kSubBits - 1)) + static_cast<std::size_t>(v >> shift);
   }
   // f(low, width, count) for every non-empty bucket, ascending: the bucket holds [low, low + width).
@@ -65,9 +75,12 @@ class Histogram {
   static std::uint64_t bucket_width(std::size_t i);
 
  private:
+  // Integers only: recording converts nothing to floating point, and merging is exact (the
+  // merged histogram equals one that recorded every value). The offset sum overflows only
+  // after 2^(70 - msb) values of bit length msb in one bucket (2^30 values above 1 s in ps).
   struct Bucket {
     std::uint64_t count = 0;
-    double sum = 0;  // of the values recorded in the bucket
+    std::uint64_t offset_sum = 0;  // of (value - the bucket's low edge) over its values
   };
   // The j-th smallest (1-based) of the samples in bucket i.
   std::uint64_t in_bucket(std::size_t i, std::uint64_t j) const;

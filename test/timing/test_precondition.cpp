@@ -106,7 +106,7 @@ TEST_CASE("fast preconditioning leaves a limited mapping cache as the simulated 
   CHECK(fast_read.map_reads() == slow_read.map_reads());
   CHECK(fast_read.map_writes() == slow_read.map_writes());
   CHECK(fast_read.seconds() == Approx(slow_read.seconds()).epsilon(0.05));
-  CHECK(fast_read.io.latency_ps.mean() == Approx(slow_read.io.latency_ps.mean()).epsilon(0.05));
+  CHECK(fast_read.io.latency()->mean() == Approx(slow_read.io.latency()->mean()).epsilon(0.05));
   CHECK(fast_read.die_utilisation() == Approx(slow_read.die_utilisation()).epsilon(0.05));
 }
 
@@ -122,7 +122,7 @@ TEST_CASE("a timed read phase after fast preconditioning through a small mapping
   // in flight complete after it) and does runtime x IOPS reads, as after simulated writes.
   CHECK(fast_read.seconds() < 1.1 * double(runtime) / double(kPicosPerSec));
   CHECK(double(fast_read.io.reads) == Approx(double(slow_read.io.reads)).epsilon(0.1));
-  CHECK(fast_read.io.latency_ps.mean() == Approx(slow_read.io.latency_ps.mean()).epsilon(0.1));
+  CHECK(fast_read.io.latency()->mean() == Approx(slow_read.io.latency()->mean()).epsilon(0.1));
   CHECK(double(fast_read.map_reads()) == Approx(double(slow_read.map_reads())).epsilon(0.1));
   CHECK(fast_read.map_writes() <= config.controller.mapping_cache_bytes / config.nand.page_size_bytes);
   CHECK(fast_read.die_utilisation() == Approx(slow_read.die_utilisation()).epsilon(0.1));

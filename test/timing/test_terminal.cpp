@@ -61,7 +61,7 @@ TEST_CASE("a probe attached to the drive sees every completed request", "[timing
   for (const PhaseResult& r : run.results()) {
     reads += r.io.reads;
     writes += r.io.writes;
-    max_latency = std::max(max_latency, r.io.latency_ps.max());
+    max_latency = std::max(max_latency, r.io.latency()->max());
   }
   CHECK(probe.reads == reads);
   CHECK(probe.writes == writes);

@@ -153,8 +153,8 @@ TEST_CASE("timeline: a scenario gives the same results whether the pump runs ahe
     CAPTURE(x.name);
     CHECK(x.sim_end_ps - x.sim_start_ps == y.sim_end_ps - y.sim_start_ps);
     CHECK(x.io.ios() == y.io.ios());
-    CHECK(x.io.latency_ps.mean() == y.io.latency_ps.mean());
-    CHECK(x.io.latency_ps.max() == y.io.latency_ps.max());
+    CHECK(x.io.latency()->mean() == y.io.latency()->mean());
+    CHECK(x.io.latency()->max() == y.io.latency()->max());
     CHECK(x.nand_units_programmed() == y.nand_units_programmed());
     CHECK(x.gc_units_copied() == y.gc_units_copied());
     CHECK(x.erases() == y.erases());

@@ -34,10 +34,10 @@ TEST_CASE("one 4 KiB read on an idle drive takes link + firmware + tR + bus tran
   const Picos t_read_lsb = 40 * kPicosPerUs;                // page 0 of a block is an LSB page
   const Picos bus = 4096ull * kPicosPerSec / 100000000ull;  // 4 KiB at 100 MB/s = 40.96 us
   const Picos expected = command_fis + firmware + nand_cmd + t_read_lsb + bus + data_in + completion;
-  CHECK(read.io.latency_ps.max() == expected);
-  CHECK(read.io.latency_ps.min() == expected);
+  CHECK(read.io.latency()->max() == expected);
+  CHECK(read.io.latency()->min() == expected);
   // The write was acknowledged from the buffer: no flash time in its latency.
-  CHECK(write.io.latency_ps.max() == command_fis + firmware + data_in + completion);
+  CHECK(write.io.latency()->max() == command_fis + firmware + data_in + completion);
   CHECK(write.nand_units_programmed() == 1);  // ...but it reached flash when the host went idle
 }
 
@@ -108,11 +108,11 @@ TEST_CASE("a mapping cache smaller than the table makes random reads pay transla
   const PhaseResult& rand_whole = a.results()[2];
   const PhaseResult& rand_cached = b.results()[2];
   const PhaseResult& seq_cached = b.results()[3];
-  CAPTURE(rand_whole.io.latency_ps.mean(), rand_cached.io.latency_ps.mean(), rand_cached.map_reads());
+  CAPTURE(rand_whole.io.latency()->mean(), rand_cached.io.latency()->mean(), rand_cached.map_reads());
   CHECK(rand_whole.map_reads() == 0);
   CHECK(rand_cached.map_reads() > rand_cached.io.reads / 2);  // most random reads miss
   // A miss costs one more flash read (tR + transfer) before the data read.
-  CHECK(rand_cached.io.latency_ps.mean() > 1.5 * rand_whole.io.latency_ps.mean());
+  CHECK(rand_cached.io.latency()->mean() > 1.5 * rand_whole.io.latency()->mean());
   // Sequential reads touch a new translation page only every 1024 units.
   CHECK(seq_cached.map_reads() <= seq_cached.io.reads / 1024 + 2);
   CHECK(b.results()[1].map_writes() > 0);  // the fill wrote translation pages back

@@ -47,8 +47,8 @@ TEST_CASE("TRIM unmaps without programming, trimmed reads cost no flash, and a d
   CHECK(b.results()[2].io.trims == 0);
   CHECK(valid_b == ftl_b.user_units());
   // A read of a trimmed LBA is answered without a flash read: link + firmware only.
-  const double trimmed_read = a.results()[3].io.latency_ps.mean();
-  const double mapped_read = b.results()[3].io.latency_ps.mean();
+  const double trimmed_read = a.results()[3].io.latency()->mean();
+  const double mapped_read = b.results()[3].io.latency()->mean();
   CAPTURE(trimmed_read, mapped_read);
   CHECK(trimmed_read < mapped_read - 50.0 * kPicosPerUs);  // tR (50 us) + transfer saved
   CHECK(ftl_a.check_invariants().empty());
@@ -74,11 +74,11 @@ TEST_CASE("idle-time GC runs only while the host is away and a returning command
   const PhaseResult& idle_result = run.results()[3];
   const PhaseResult& read = run.results()[4];
   CAPTURE(idle_result.background_gc_ops(), idle_result.free_blocks_end(), run.results()[2].free_blocks_end(),
-          read.io.latency_ps.max());
+          read.io.latency()->max());
   CHECK(idle_result.background_gc_ops() > 0);
   CHECK(idle_result.free_blocks_end() > run.results()[2].free_blocks_end());
   CHECK(read.background_gc_ops() == 0);  // the host is back: no new GC work is issued
   // The first read waits at most for the GC step already queued on its die (a read, a
   // program and an erase at most: 50 + 900 + 2000 us plus transfers).
-  CHECK(read.io.latency_ps.max() < 3500 * kPicosPerUs);
+  CHECK(read.io.latency()->max() < 3500 * kPicosPerUs);
 }
