@@ -66,17 +66,22 @@ void DeviceController::flush() {
   check_flush_command();
 }
 
-void DeviceController::submit_ops() {
+void DeviceController::submit_ops(bool background) {
   if (!m_ops.empty()) m_was_quiescent = false;
+  const bool holds = m_scheduler.holds();  // read priority: ops a read may overtake wait in the scheduler
   for (const NandOp& op : m_ops) {
     m_scheduler.submitted(op.die);
-    flash->submit(op);
+    if (!holds || m_scheduler.admit(op, background)) flash->submit(op);
   }
   m_ops.clear();
 }
 
 void DeviceController::flash_done(const NandOp& op) {
   m_scheduler.completed(op.die);
+  if (m_scheduler.holds()) {
+    NandOp next;
+    if (m_scheduler.release(op.die, next)) flash->submit(next);  // the die went idle: its next held op
+  }
   const OpTicket ticket = OpTicket::of(op);
   if (m_probe) report_op(op, ticket);
   switch (ticket.kind) {
@@ -179,7 +184,7 @@ void DeviceController::on_idle() {
 void DeviceController::background_step(std::uint32_t die) {
   if (!m_background.step(m_ftl, die, m_ops)) return;
   m_stats.background_gc_ops += m_ops.size();
-  submit_ops();
+  submit_ops(true);
 }
 
 // ---- data moving with the FTL (keep_data) --------------------------------------------------

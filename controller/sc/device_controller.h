@@ -127,7 +127,7 @@ class DeviceController : public sc_core::sc_module,
     return m_buffer.partial_flush_allowed(!m_config.controller.write_cache || m_draining || m_flush_tag >= 0,
                                           m_commands);
   }
-  void submit_ops();
+  void submit_ops(bool background = false);                  // `background`: idle-time GC work
   void report_op(const NandOp& op, const OpTicket& ticket);  // to the probe
   void drop_slot(std::uint32_t slot);
   [[gnu::noinline]] void complete_write_through(std::uint8_t tag);  // rare: kept out of drop_slot

@@ -40,6 +40,18 @@ const char* to_string(GcDestination destination) {
   return destination == GcDestination::kShared ? "shared" : "separate";
 }
 
+const char* to_string(ReadPriority priority) {
+  switch (priority) {
+    case ReadPriority::kOverGc:
+      return "over_gc";
+    case ReadPriority::kOverAll:
+      return "over_all";
+    case ReadPriority::kOff:
+      break;
+  }
+  return "off";
+}
+
 const char* to_string(RwMode mode) {
   switch (mode) {
     case RwMode::kRead:

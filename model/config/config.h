@@ -14,10 +14,13 @@ enum class CellType { kSlc = 1, kMlc = 2, kTlc = 3 };  // value = bits per cell 
 enum class GcPolicyKind { kGreedy, kCostBenefit, kFifo, kRandom, kDChoice };
 // Where GC writes the units it relocates: its own open block per die, or the host's.
 enum class GcDestination { kSeparate, kShared };
+// Which queued flash work a host read may overtake at a die (controller/sched/flash_scheduler.h).
+enum class ReadPriority { kOff, kOverGc, kOverAll };
 
 const char* to_string(CellType);
 const char* to_string(GcPolicyKind);
 const char* to_string(GcDestination);
+const char* to_string(ReadPriority);
 
 struct NandConfig {
   std::uint32_t channels = 0;
@@ -56,6 +59,13 @@ struct GcConfig {
   std::uint32_t d_choices = 4;
   std::uint64_t seed = 1;  // of the random and d-choice samples
   GcDestination destination = GcDestination::kSeparate;
+  // Background GC yields to host reads: its queued ops are held in the controller and fed to a
+  // die one at a time, so a host read waits only for the op already on the die.
+  bool background_preemptible = false;
+};
+
+struct SchedulerConfig {
+  ReadPriority read_priority = ReadPriority::kOff;
 };
 
 struct ControllerConfig {
@@ -73,6 +83,7 @@ struct ControllerConfig {
   std::uint64_t mapping_cache_bytes = 0;
   std::uint64_t max_transfer_bytes = 0;  // largest single ATA command (NBD splits above it)
   GcConfig gc;
+  SchedulerConfig scheduler;
 };
 
 struct HostConfig {

@@ -200,6 +200,22 @@ void add_gc_and_host(ParamTable& t) {
           .choice([](DriveConfig& c, std::size_t i) { c.controller.gc.destination = static_cast<GcDestination>(i); },
                   [](const DriveConfig& c) { return static_cast<std::size_t>(c.controller.gc.destination); })
           .desc_is("where relocated data goes: a GC open block of its own per die, or the host's open block"));
+  t.push_back(make_param("controller.gc.background", K::kSection).desc_is("background (idle-time) GC and the host"));
+  t.push_back(make_param("controller.gc.background.preemptible", K::kBool)
+                  .def("false")
+                  .flag([](DriveConfig& c) -> bool& { return c.controller.gc.background_preemptible; })
+                  .desc_is("background GC yields to host reads: its queued ops wait in the controller and go to a "
+                           "die one at a time, so a host read waits only for the op already on the die"));
+  t.push_back(make_param("controller.scheduler", K::kSection).desc_is("the flash scheduler's queue order per die"));
+  t.push_back(
+      make_param("controller.scheduler.read_priority", K::kChoice)
+          .def("off")
+          .pick({"off", "over_gc", "over_all"})
+          .choice([](DriveConfig& c,
+                     std::size_t i) { c.controller.scheduler.read_priority = static_cast<ReadPriority>(i); },
+                  [](const DriveConfig& c) { return static_cast<std::size_t>(c.controller.scheduler.read_priority); })
+          .desc_is("host reads queued at a die go ahead of queued GC work (over_gc) or of all queued writes and "
+                   "erases (over_all); a held op is overtaken by at most 8 reads, then the die is FIFO again"));
 
   t.push_back(make_param("host", K::kSection).desc_is("the host side of the SATA link"));
   t.push_back(make_param("host.sata", K::kBitRate, "bits/s")
