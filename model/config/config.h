@@ -15,9 +15,17 @@ enum class GcPolicyKind { kGreedy, kCostBenefit, kFifo, kRandom, kDChoice };
 // Where GC writes the units it relocates: its own open block per die, or the host's.
 enum class GcDestination { kSeparate, kShared };
 
+// Which FTL maps the drive: page mapping (every unit anywhere), or a hybrid log-block FTL
+// (controller/ftl/hybrid/hybrid_map.h): block-mapped data blocks and a pool of page-mapped log blocks.
+enum class FtlScheme { kPage, kHybrid };
+// Hybrid: FAST (log blocks shared by all data blocks: one sequential log and random logs per die)
+// or BAST (one log block per data block).
+enum class HybridScheme { kFast, kBast };
+
 const char* to_string(CellType);
 const char* to_string(GcPolicyKind);
 const char* to_string(GcDestination);
+const char* to_string(HybridScheme);
 
 struct NandConfig {
   std::uint32_t channels = 0;
@@ -58,6 +66,12 @@ struct GcConfig {
   GcDestination destination = GcDestination::kSeparate;
 };
 
+struct HybridConfig {
+  HybridScheme scheme = HybridScheme::kFast;
+  std::uint32_t log_blocks = 0;  // log-block pool over all dies; 0 = every spare block not needed for a merge
+  bool partial_merge = true;     // a log written in order from its first page is completed from the data block
+};
+
 struct ControllerConfig {
   std::uint32_t queue_depth = 32;        // device NCQ depth (1..32)
   Picos firmware_cost_ps = 0;            // CPU time per command
@@ -73,6 +87,8 @@ struct ControllerConfig {
   std::uint64_t mapping_cache_bytes = 0;
   std::uint64_t max_transfer_bytes = 0;  // largest single ATA command (NBD splits above it)
   GcConfig gc;
+  FtlScheme ftl = FtlScheme::kPage;
+  HybridConfig hybrid;
 };
 
 struct HostConfig {
