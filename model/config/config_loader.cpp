@@ -303,8 +303,8 @@ void DriveParser::check_spare_blocks(const YAML::Node& controller) {
              plus({"controller.gc.free_blocks_high"}, kGeometryKeys), message);
 }
 
-// controller.ftl: hybrid. Each die holds the data blocks of its logical blocks (logical block
-// b on die b % dies), its share of the log pool and one free block for a merge's destination.
+// controller.ftl: hybrid. Each die holds the data blocks of its logical blocks, its share of the
+// log pool and one free block for a merge's destination.
 void DriveParser::check_hybrid(const YAML::Node& controller) {
   const ControllerConfig& ctl = c_.controller;
   if (ctl.ftl != FtlScheme::kHybrid) return;
@@ -313,9 +313,9 @@ void DriveParser::check_hybrid(const YAML::Node& controller) {
     fail_cross(controller, "controller", "ftl", {"controller.mapping_unit", "nand.page_size"},
                "hybrid maps one mapping unit per page: mapping_unit (" + format_size(ctl.mapping_unit_bytes) +
                    ") must equal nand.page_size (" + format_size(n.page_size_bytes) + ")");
-  const std::uint64_t block_bytes = std::uint64_t(n.pages_per_block) * n.page_size_bytes;
-  const std::uint64_t logical_blocks = (ctl.user_bytes + block_bytes - 1) / block_bytes;
-  const std::uint64_t data_per_die = (logical_blocks + n.dies() - 1) / n.dies();
+  // Units are striped over the dies; a die's units make its logical blocks (hybrid_map.h).
+  const std::uint64_t units_per_die = (ctl.user_bytes / ctl.mapping_unit_bytes + n.dies() - 1) / n.dies();
+  const std::uint64_t data_per_die = (units_per_die + n.pages_per_block - 1) / n.pages_per_block;
   const std::uint64_t min_per_die = ctl.hybrid.scheme == HybridScheme::kFast ? 2 : 1;
   const std::uint64_t room = n.blocks_per_die() > data_per_die + 1 ? n.blocks_per_die() - data_per_die - 1 : 0;
   const std::uint64_t per_die = ctl.hybrid.log_blocks == 0 ? room : ctl.hybrid.log_blocks / n.dies();

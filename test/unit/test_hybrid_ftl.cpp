@@ -51,8 +51,7 @@ OpCount write_all(FtlDriver& driver, const std::vector<Lpn>& lpns) {
 // The units of logical block `lbn`, in order.
 std::vector<Lpn> block_units(const Ftl& ftl, std::uint32_t lbn) {
   std::vector<Lpn> out;
-  const std::uint32_t upb = ftl.geometry().units_per_block;
-  for (std::uint32_t i = 0; i < upb; ++i) out.push_back(lbn * upb + i);
+  for (std::uint32_t i = 0; i < ftl.geometry().units_per_block; ++i) out.push_back(Lpn(ftl.hybrid()->unit_of(lbn, i)));
   return out;
 }
 
@@ -75,8 +74,8 @@ TEST_CASE("hybrid FTL keeps its invariants under millions of random overwrites a
       ftl.trim(lpn);
       written[lpn] = 0;
     } else if (rng.below(64) == 0) {
-      const Lpn start = lpn - lpn % ftl.geometry().units_per_block;
-      for (Lpn l = start; l < start + ftl.geometry().units_per_block && l < units; ++l) {
+      for (const Lpn l : block_units(ftl, ftl.hybrid()->lbn_of(lpn))) {
+        if (l >= units) break;
         driver.write(l);
         written[l] = 1;
       }
@@ -141,10 +140,10 @@ TEST_CASE("a log written in order from its first page is completed from the data
   // every other log slot of die 0 to other logical blocks until lbn 0's (the oldest) goes.
   OpCount merge;
   if (scheme == HybridScheme::kFast) {
-    merge = write_all(driver, {Lpn(dies * upb)});
+    merge = write_all(driver, {Lpn(ftl.hybrid()->unit_of(dies, 0))});  // lbn `dies`: die 0
   } else {
     for (std::uint32_t i = 1; i <= ftl.hybrid()->logs_per_die(); ++i) {
-      driver.write(Lpn(i * dies * upb));
+      driver.write(Lpn(ftl.hybrid()->unit_of(i * dies, 0)));
       merge.add(driver.ops());
     }
   }
@@ -166,9 +165,9 @@ TEST_CASE("a log written out of order is a full merge: every valid unit read and
   std::reverse(reversed.begin(), reversed.end());
   const OpCount fill = write_all(driver, reversed);
   CHECK(fill.reads == 0);
-  // The write of LPN 3 finds the log full. Its own old copy was invalidated when it entered
+  // The write of lbn 0's unit 3 finds the log full. Its own old copy was invalidated when it entered
   // the buffer: the merge gathers the other upb - 1 units, all from the log.
-  const OpCount merge = write_all(driver, {Lpn(3)});
+  const OpCount merge = write_all(driver, {Lpn(ftl.hybrid()->unit_of(0, 3))});
   CHECK(ftl.hybrid()->stats().full_merges == 1);
   CHECK(merge.reads == upb - 1);
   CHECK(merge.programs == upb);  // the gathered block and the host unit
@@ -180,16 +179,18 @@ TEST_CASE("fast evicts its oldest random log with a full merge per logical block
   Ftl ftl(hybrid_drive(HybridScheme::kFast));
   FtlDriver driver(ftl);
   const std::uint32_t upb = ftl.geometry().units_per_block, dies = ftl.geometry().dies;
-  const std::uint32_t full_lbns = ftl.user_units() / upb;
-  for (std::uint32_t lbn = 0; lbn < full_lbns; ++lbn) write_all(driver, block_units(ftl, lbn));
+  for (Lpn lpn = 0; lpn < ftl.user_units(); ++lpn) driver.write(lpn);  // every die in order: switch merges
+  const auto whole = [&](std::uint32_t lbn) { return ftl.hybrid()->unit_of(lbn, upb - 1) < ftl.user_units(); };
+  const std::uint32_t lbns = ftl.hybrid()->logical_blocks();
   REQUIRE(ftl.hybrid()->stats().full_merges == 0);
   // Offsets 1.. of the whole logical blocks of die 0, offset by offset: random logs only, and
   // more distinct units than the log pool holds, so the oldest log is still valid when it goes.
   std::vector<Lpn> pattern;
   std::uint32_t die0_lbns = 0;
-  for (std::uint32_t lbn = 0; lbn < full_lbns; lbn += dies) ++die0_lbns;
+  for (std::uint32_t lbn = 0; lbn < lbns; lbn += dies) die0_lbns += whole(lbn);
   for (std::uint32_t offset = 1; offset < upb; ++offset)
-    for (std::uint32_t lbn = 0; lbn < full_lbns; lbn += dies) pattern.push_back(lbn * upb + offset);
+    for (std::uint32_t lbn = 0; lbn < lbns; lbn += dies)
+      if (whole(lbn)) pattern.push_back(Lpn(ftl.hybrid()->unit_of(lbn, offset)));
   const std::uint32_t random_logs = ftl.hybrid()->logs_per_die();  // no sequential log is open
   REQUIRE(pattern.size() > std::size_t(random_logs) * upb + 1);
   std::uint64_t written = 0;
@@ -208,10 +209,7 @@ TEST_CASE("bast merges more often than fast on random writes", "[hybrid][merge]"
   for (const HybridScheme scheme : {HybridScheme::kFast, HybridScheme::kBast}) {
     Ftl ftl(hybrid_drive(scheme, 0, true, 64));
     FtlDriver driver(ftl);
-    for (std::uint32_t lbn = 0; lbn * ftl.geometry().units_per_block < ftl.user_units(); ++lbn) {
-      for (const Lpn lpn : block_units(ftl, lbn))
-        if (lpn < ftl.user_units()) driver.write(lpn);
-    }
+    for (Lpn lpn = 0; lpn < ftl.user_units(); ++lpn) driver.write(lpn);
     const HybridStats start = ftl.hybrid()->stats();
     Rng rng(3);
     for (int i = 0; i < 200'000; ++i) driver.write(static_cast<Lpn>(rng.below(ftl.user_units())));
@@ -232,7 +230,8 @@ TEST_CASE("hybrid mapping memory is the block map and the log-page maps", "[hybr
   for (const HybridScheme scheme : {HybridScheme::kFast, HybridScheme::kBast}) {
     const Ftl ftl(hybrid_drive(scheme, 8));
     const Geometry& g = ftl.geometry();
-    const std::uint64_t lbns = (ftl.user_units() + g.units_per_block - 1) / g.units_per_block;
+    const std::uint64_t per_die = (ftl.user_units() + g.dies - 1) / g.dies;  // units are striped over the dies
+    const std::uint64_t lbns = (per_die + g.units_per_block - 1) / g.units_per_block * g.dies;
     const std::uint64_t per_page = scheme == HybridScheme::kFast ? 4 : 2;
     CHECK(ftl.hybrid()->logs_per_die() == 2);
     CHECK(ftl.map_bytes() == 4 * lbns + 8 * (8 + per_page * g.units_per_block));

@@ -45,7 +45,7 @@ std::string HybridMap::check_block(const Ftl& ftl, std::uint32_t block) const {
     for (std::uint32_t page = 0; page < m_upb; ++page) {
       const Pua unit = m_geo.first_unit_of_page(block, page);
       const Lpn lpn = ftl.m_p2l.get(unit);
-      if (ftl.m_l2p.size() > lpn && ftl.m_l2p[lpn] == unit && lpn != std::uint64_t(owner) * m_upb + page) {
+      if (ftl.m_l2p.size() > lpn && ftl.m_l2p[lpn] == unit && lpn != unit_of(owner, page)) {
         err << "data block " << block << " holds LPN " << lpn << " at page " << page << " (offset not fixed)";
         return err.str();
       }

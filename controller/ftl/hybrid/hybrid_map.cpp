@@ -22,8 +22,8 @@ HybridMap::HybridMap(const Geometry& geo, std::uint32_t user_units, const Hybrid
       m_user_units(user_units),
       m_logs_per_die(0) {
   if (geo.units_per_page != 1) throw std::invalid_argument("hybrid FTL needs one mapping unit per page");
-  const std::uint32_t lbns = (user_units + m_upb - 1) / m_upb;
-  const std::uint32_t data_per_die = (lbns + m_dies - 1) / m_dies;
+  const std::uint32_t data_per_die = ((user_units + m_dies - 1) / m_dies + m_upb - 1) / m_upb;
+  const std::uint32_t lbns = data_per_die * m_dies;
   const std::uint32_t room = geo.blocks_per_die > data_per_die + 1 ? geo.blocks_per_die - data_per_die - 1 : 0;
   m_logs_per_die = config.log_blocks == 0 ? room : config.log_blocks / m_dies;
   const std::uint32_t min_logs = config.scheme == HybridScheme::kFast ? 2 : 1;
@@ -69,7 +69,7 @@ void HybridMap::place(Ftl& ftl, std::uint32_t die, Lpn lpn, std::uint32_t cookie
 
 void HybridMap::place_fast(Ftl& ftl, std::uint32_t die, Lpn lpn, std::uint32_t cookie, std::vector<NandOp>& ops) {
   Die& d = m_die_state[die];
-  const std::uint32_t lbn = lbn_of(lpn), offset = lpn % m_upb;
+  const std::uint32_t lbn = lbn_of(lpn), offset = offset_of(lpn);
   if (d.sw != kNone && m_owner[d.sw] == lbn && m_next[d.sw] == offset) {  // extends the sequential log
     append_log(ftl, die, d.sw, lpn, cookie, ops);
     if (m_next[d.sw] == m_upb) switch_log(ftl, die, d.sw, ops);
@@ -110,7 +110,7 @@ void HybridMap::place_bast(Ftl& ftl, std::uint32_t die, Lpn lpn, std::uint32_t c
 void HybridMap::append_log(Ftl& ftl, std::uint32_t die, std::uint32_t block, Lpn lpn, std::uint32_t cookie,
                            std::vector<NandOp>& ops) {
   const std::uint32_t page = m_next[block]++;
-  if (m_owner[block] == kNone || lbn_of(lpn) != m_owner[block] || lpn % m_upb != page) m_in_order[block] = 0;
+  if (m_owner[block] == kNone || lbn_of(lpn) != m_owner[block] || offset_of(lpn) != page) m_in_order[block] = 0;
   program_unit(ftl, die, block, page, lpn, OpOrigin::kHost, cookie, ops);
 }
 
@@ -183,7 +183,7 @@ void HybridMap::switch_log(Ftl& ftl, std::uint32_t die, std::uint32_t log, std::
   if (m_next[log] < m_upb) {  // partial: the rest comes from wherever it is valid now
     ++m_stats.partial_merges;
     for (std::uint32_t offset = m_next[log]; offset < m_upb; ++offset) {
-      const std::uint64_t lpn = std::uint64_t(lbn) * m_upb + offset;
+      const std::uint64_t lpn = unit_of(lbn, offset);
       if (lpn >= m_user_units) break;
       if (on_flash(ftl.m_l2p[lpn])) copy_unit(ftl, die, static_cast<Lpn>(lpn), log, offset, ops);
     }
@@ -203,7 +203,7 @@ void HybridMap::full_merge(Ftl& ftl, std::uint32_t die, std::uint32_t lbn, std::
   const std::uint32_t old = m_data[lbn];
   std::uint32_t dest = kNone;
   for (std::uint32_t offset = 0; offset < m_upb; ++offset) {
-    const std::uint64_t lpn = std::uint64_t(lbn) * m_upb + offset;
+    const std::uint64_t lpn = unit_of(lbn, offset);
     if (lpn >= m_user_units) break;
     if (!on_flash(ftl.m_l2p[lpn])) continue;  // unmapped, or newer data waits in the buffer
     if (dest == kNone) dest = take_block(ftl, die, Role::kData, lbn);

@@ -1,8 +1,8 @@
 // Hybrid log-block FTL (`controller.ftl: hybrid`): the mapping policy the Ftl follows instead
 // of page mapping plus GC. Plain C++, no SystemC.
 //
-// Data blocks are block-mapped: logical block b (units b*upb .. b*upb+upb-1, upb = pages per
-// block, one unit per page) lives in one physical block, unit at page offset b's offset. New
+// Data blocks are block-mapped: a logical block (upb = pages per block units, one unit per page)
+// lives in one physical block, each unit at the page of its offset in the logical block. New
 // data goes to page-mapped log blocks from a small pool; a full pool or a full log is resolved by
 // a merge, appended to the OpList as timed NAND reads, programs and erases on the die:
 //   switch  a log written in order over its whole block becomes the data block (1 erase: the old one);
@@ -15,8 +15,11 @@
 //        full, the oldest random log is the victim: a full merge for each logical block it holds.
 //   bast (Kim et al. 2002): a log block per logical block; a full log is merged, and a logical
 //        block without a log when the pool is full takes the oldest log's place (it is merged).
-// Logical block b lives on die b % dies (its data, its logs, its merges): the controller sends a
-// host page to home_die(). Victim choices look at the die's log pool only, never at all blocks.
+// Units are striped over the dies (unit u on die u % dies, as controllers of the time striped a
+// "virtual block" over their channels): sequential host data goes to every die at once and each
+// die sees it in order. A logical block is upb consecutive units of one die: logical block b is
+// on die b % dies (its data, its logs, its merges), and the controller sends a host page to
+// home_die(). Victim choices look at the die's log pool only, never at all blocks.
 //
 // The Ftl keeps its per-unit L2P/P2L tables as before: for the hybrid they are the simulator's
 // index of where each unit's newest copy is (what the firmware finds from the block map and the
@@ -54,7 +57,14 @@ class HybridMap {
 
   HybridMap(const Geometry& geo, std::uint32_t user_units, const HybridConfig& config);
 
-  std::uint32_t home_die(Lpn lpn) const { return (lpn / m_upb) % m_dies; }
+  std::uint32_t home_die(Lpn lpn) const { return lpn % m_dies; }
+  // The logical block of `lpn`, and its offset in it (its page in the data block).
+  std::uint32_t lbn_of(Lpn lpn) const { return (lpn / m_dies) / m_upb * m_dies + lpn % m_dies; }
+  std::uint32_t offset_of(Lpn lpn) const { return (lpn / m_dies) % m_upb; }
+  // The unit at `offset` of logical block `lbn` (at or beyond user_units for the drive's last blocks).
+  std::uint64_t unit_of(std::uint32_t lbn, std::uint32_t offset) const {
+    return (std::uint64_t(lbn / m_dies) * m_upb + offset) * m_dies + lbn % m_dies;
+  }
   // Programs host unit `lpn` (whose L2P entry is buffered) into a log on its home die `die`,
   // appending the merges that needs first. Always succeeds (the config check keeps a free
   // block for a merge on every die).
@@ -86,7 +96,6 @@ class HybridMap {
     std::vector<std::uint32_t> logs;  // fast: random logs, bast: all logs; oldest first
     std::uint32_t sw = kNone;         // fast: the sequential log
   };
-  std::uint32_t lbn_of(Lpn lpn) const { return lpn / m_upb; }
   std::uint32_t logs_in_use(const Die& d) const {
     return static_cast<std::uint32_t>(d.logs.size()) + (d.sw != kNone ? 1 : 0);
   }
