@@ -177,16 +177,16 @@ void Ftl::open_gc_block(std::uint32_t die, OpenBlock& open) {
 }
 
 bool Ftl::can_place(std::uint32_t die) const {
-  if (m_hybrid) return true;  // a merge always has its free block (the config check keeps one per die)
   const DieState& d = m_dies[die];
   const bool room = d.free_count >= m_host_floor && (d.host.block >= 0 || d.free_count > kHostReserveBlocks);
   if (room || m_gc.active_victim(die) >= 0) return true;
+  if (m_hybrid) return true;  // a merge always has its free block (the config check keeps one per die)
   const std::int64_t v = next_victim(die);
   return v >= 0 && v < std::int64_t(m_geo.units_per_block);
 }
 
 bool Ftl::place(std::uint32_t die, const Lpn* lpns, std::uint32_t count, std::uint32_t cookie, OpList& ops) {
-  if (m_hybrid) return place_hybrid(die, lpns, count, cookie, ops);
+  if (__builtin_expect(m_hybrid.has_value(), 0)) return place_hybrid(die, lpns, count, cookie, ops);
   // GC owes work only while a victim is in progress or the die is below its low mark: tested
   // here first, so that the common page program skips the inlined accounting.
   if (m_gc.active_victim(die) >= 0 || needs_gc(die)) m_gc.pay_for_host_page(*this, die, count, ops);

@@ -324,11 +324,11 @@ void DriveParser::check_hybrid(const YAML::Node& controller) {
   const std::string fits = room < min_per_die ? "none fit: lower controller.op's user capacity"
                                               : "use " + std::to_string(min_per_die * n.dies()) + ".." +
                                                     std::to_string(room * n.dies()) + " (or 0 for all of them)";
-  const std::string message =
-      std::to_string(ctl.hybrid.log_blocks) + " log blocks (" + std::to_string(per_die) + " per die) do not fit: a die has " +
-      std::to_string(n.blocks_per_die()) + " blocks, " + std::to_string(data_per_die) +
-      " of them data blocks and 1 a merge destination, and " + to_string(ctl.hybrid.scheme) + " needs at least " +
-      std::to_string(min_per_die) + " log blocks per die; " + fits;
+  const std::string message = std::to_string(ctl.hybrid.log_blocks) + " log blocks (" + std::to_string(per_die) +
+                              " per die) do not fit: a die has " + std::to_string(n.blocks_per_die()) + " blocks, " +
+                              std::to_string(data_per_die) + " of them data blocks and 1 a merge destination, and " +
+                              to_string(ctl.hybrid.scheme) + " needs at least " + std::to_string(min_per_die) +
+                              " log blocks per die; " + fits;
   fail_cross(hybrid ? hybrid : controller, hybrid ? "controller.hybrid" : "controller", hybrid ? "log_blocks" : "ftl",
              plus({"controller.ftl", "controller.hybrid.scheme", "controller.op"}, kGeometryKeys), message);
 }

@@ -161,13 +161,14 @@ void add_ftl_scheme(ParamTable& t) {
                            "blocks, page-mapped log blocks, merges; needs mapping_unit = page_size; its map is "
                            "held in SRAM, so mapping_cache is not used)"));
   t.push_back(make_param("controller.hybrid", K::kSection).desc_is("hybrid log-block FTL (controller.ftl: hybrid)"));
-  t.push_back(make_param("controller.hybrid.scheme", K::kChoice)
-                  .def("fast")
-                  .pick({"fast", "bast"})
-                  .choice([](DriveConfig& c, std::size_t i) { c.controller.hybrid.scheme = static_cast<HybridScheme>(i); },
-                          [](const DriveConfig& c) { return static_cast<std::size_t>(c.controller.hybrid.scheme); })
-                  .desc_is("fast: log blocks shared by all data blocks (one sequential and random logs per die, "
-                           "Lee et al. 2007); bast: one log block per data block (Kim et al. 2002)"));
+  t.push_back(
+      make_param("controller.hybrid.scheme", K::kChoice)
+          .def("fast")
+          .pick({"fast", "bast"})
+          .choice([](DriveConfig& c, std::size_t i) { c.controller.hybrid.scheme = static_cast<HybridScheme>(i); },
+                  [](const DriveConfig& c) { return static_cast<std::size_t>(c.controller.hybrid.scheme); })
+          .desc_is("fast: log blocks shared by all data blocks (one sequential and random logs per die, "
+                   "Lee et al. 2007); bast: one log block per data block (Kim et al. 2002)"));
   t.push_back(make_param("controller.hybrid.log_blocks", K::kCount, "count")
                   .def("0")
                   .range(0, kU32Max)

@@ -171,7 +171,7 @@ TEST_CASE("a log written out of order is a full merge: every valid unit read and
   CHECK(ftl.hybrid()->stats().full_merges == 1);
   CHECK(merge.reads == upb - 1);
   CHECK(merge.programs == upb);  // the gathered block and the host unit
-  CHECK(merge.erases == 2);          // the old data block and the log
+  CHECK(merge.erases == 2);      // the old data block and the log
   CHECK(ftl.check_invariants().empty());
 }
 
@@ -255,14 +255,14 @@ TEST_CASE("hybrid config errors name the key and what would fit", "[hybrid][conf
     CHECK(what.find("use 64..") != std::string::npos);  // 2 per die for fast, 32 dies
   }
   try {
-    load_drive_config(vertex, {"controller.ftl=hybrid", "controller.hybrid.scheme=fast",
-                               "controller.hybrid.log_blocks=32"});
+    load_drive_config(vertex,
+                      {"controller.ftl=hybrid", "controller.hybrid.scheme=fast", "controller.hybrid.log_blocks=32"});
     FAIL("no error");
   } catch (const ConfigError& e) {
     CHECK(std::string(e.what()).find("at least 2 log blocks per die") != std::string::npos);
   }
   CHECK_THROWS_WITH(load_drive_config(vertex, {"controller.ftl=hybrid", "controller.mapping_unit=2KiB"}),
                     Catch::Contains("controller.ftl") && Catch::Contains("must equal nand.page_size"));
-  CHECK_NOTHROW(load_drive_config(vertex, {"controller.ftl=hybrid", "controller.hybrid.scheme=bast",
-                                           "controller.hybrid.log_blocks=32"}));
+  CHECK_NOTHROW(load_drive_config(
+      vertex, {"controller.ftl=hybrid", "controller.hybrid.scheme=bast", "controller.hybrid.log_blocks=32"}));
 }

@@ -18,7 +18,8 @@ void HybridMap::register_stats(const StatGroup& g) const {
   g.counter("merge_erases", s.merge_erases, "blocks", "blocks erased by merges");
   g.counter("logs_opened", s.logs_opened, "blocks", "log blocks taken from the free pool");
   g.level(
-      "log_blocks", [this] {
+      "log_blocks",
+      [this] {
         std::uint64_t n = 0;
         for (std::uint32_t die = 0; die < m_dies; ++die) n += log_blocks_in_use(die);
         return double(n);

@@ -115,7 +115,8 @@ void HybridMap::append_log(Ftl& ftl, std::uint32_t die, std::uint32_t block, Lpn
 }
 
 std::uint32_t HybridMap::take_block(Ftl& ftl, std::uint32_t die, Role role, std::uint32_t owner) {
-  if (ftl.m_dies[die].free_count == 0) throw std::logic_error("hybrid FTL: no free block on die " + std::to_string(die));
+  if (ftl.m_dies[die].free_count == 0)
+    throw std::logic_error("hybrid FTL: no free block on die " + std::to_string(die));
   const std::uint32_t block = ftl.take_free(die);
   ftl.m_state[block] = Ftl::BlockState::kOpen;  // data and log blocks are in no GC policy list
   m_role[block] = role;

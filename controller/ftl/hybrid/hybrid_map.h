@@ -125,9 +125,9 @@ class HybridMap {
   Geometry m_geo;
   HybridConfig m_config;
   std::uint32_t m_upb, m_dies, m_user_units, m_logs_per_die;
-  std::vector<Role> m_role;            // per block
-  std::vector<std::uint32_t> m_owner;  // per block: the logical block of a data block, a bast or sequential log
-  std::vector<std::uint32_t> m_next;   // per block: next page of a log
+  std::vector<Role> m_role;              // per block
+  std::vector<std::uint32_t> m_owner;    // per block: the logical block of a data block, a bast or sequential log
+  std::vector<std::uint32_t> m_next;     // per block: next page of a log
   std::vector<std::uint8_t> m_in_order;  // per block: a log whose page i holds unit i of its owner
   std::vector<std::uint32_t> m_data;     // per logical block: its data block or kNone
   std::vector<std::uint32_t> m_log_of;   // bast, per logical block: its log or kNone
