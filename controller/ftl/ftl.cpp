@@ -32,6 +32,9 @@ Ftl::Ftl(const DriveConfig& config, std::uint64_t p2l_memory_budget, std::uint32
   m_state.assign(m_geo.blocks, BlockState::kFree);
   m_dies.resize(m_geo.dies);
   for (DieState& d : m_dies) d.free_ring.resize(m_geo.blocks_per_die);
+  if (config.controller.ftl == FtlScheme::kHybrid) {
+    m_hybrid.emplace(m_geo, static_cast<std::uint32_t>(user_units), config.controller.hybrid);
+  }
   secure_erase();
   std::fill(m_erase_count.begin(), m_erase_count.end(), 0);
 }
@@ -44,6 +47,7 @@ void Ftl::secure_erase() {
   }
   std::fill(m_l2p.begin(), m_l2p.end(), kUnmapped);
   m_gc.clear();
+  if (m_hybrid) m_hybrid->clear();
   for (std::uint32_t die = 0; die < m_geo.dies; ++die) {
     DieState& d = m_dies[die];
     d.host = OpenBlock{};
@@ -176,11 +180,13 @@ bool Ftl::can_place(std::uint32_t die) const {
   const DieState& d = m_dies[die];
   const bool room = d.free_count >= m_host_floor && (d.host.block >= 0 || d.free_count > kHostReserveBlocks);
   if (room || m_gc.active_victim(die) >= 0) return true;
+  if (m_hybrid) return true;  // a merge always has its free block (the config check keeps one per die)
   const std::int64_t v = next_victim(die);
   return v >= 0 && v < std::int64_t(m_geo.units_per_block);
 }
 
 bool Ftl::place(std::uint32_t die, const Lpn* lpns, std::uint32_t count, std::uint32_t cookie, OpList& ops) {
+  if (__builtin_expect(m_hybrid.has_value(), 0)) return place_hybrid(die, lpns, count, cookie, ops);
   // GC owes work only while a victim is in progress or the die is below its low mark: tested
   // here first, so that the common page program skips the inlined accounting.
   if (m_gc.active_victim(die) >= 0 || needs_gc(die)) m_gc.pay_for_host_page(*this, die, count, ops);
@@ -241,6 +247,7 @@ std::string Ftl::check_invariants() const {
     err << "valid units " << valid_total << " != mapped LPNs " << mapped;
     return err.str();
   }
+  if (m_hybrid) return m_hybrid->check(*this);
   for (std::uint32_t die = 0; die < m_geo.dies; ++die) {
     const std::string broken = check_die_invariants(die);
     if (!broken.empty()) return broken;

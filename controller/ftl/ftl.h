@@ -7,9 +7,11 @@
 
 #include <cstdint>
 #include <iosfwd>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "controller/ftl/hybrid/hybrid_map.h"
 #include "controller/ftl/p2l_table.h"
 #include "controller/ftl/read_plan.h"
 #include "controller/gc/garbage_collector.h"
@@ -61,6 +63,17 @@ class Ftl {
   explicit Ftl(const DriveConfig& config, std::uint64_t p2l_memory_budget = P2lTable::kDefaultMemoryBudget,
                std::uint32_t p2l_cache_blocks = 0);
   const P2lTable& p2l() const { return m_p2l; }
+
+  // The FTL scheme (controller.ftl). Page mapping is the Ftl's own code; a hybrid log-block
+  // FTL (hybrid/hybrid_map.h) is a mapping policy inside it: the same L2P entries (where each
+  // unit's newest copy is), reads, TRIM and buffer interplay, but its own placement and merges
+  // instead of GC. Both answer the same calls and return their flash work in the OpList; the
+  // scheme is tested once per page placed (no virtual call, nothing per unit).
+  const HybridMap* hybrid() const { return m_hybrid ? &*m_hybrid : nullptr; }
+  // Hybrid: the die a page of `lpn` must go to (its logical block's); page mapping: any (-1).
+  std::int64_t home_die(Lpn lpn) const { return m_hybrid ? std::int64_t(m_hybrid->home_die(lpn)) : -1; }
+  // Bytes the scheme's mapping table needs: page mapping 4 per unit, hybrid HybridMap::map_bytes().
+  std::uint64_t map_bytes() const;
 
   const Geometry& geometry() const { return m_geo; }
   void set_listener(FtlListener* listener) { m_listener = listener; }
@@ -114,6 +127,7 @@ class Ftl {
   // the die has fewer than `target_free` free blocks, relocating at most about `max_units`.
   // Returns false (appending nothing) when there is nothing worth doing.
   bool background_collect(std::uint32_t die, std::uint32_t target_free, std::uint32_t max_units, OpList& ops) {
+    if (m_hybrid) return false;  // a hybrid FTL merges only when it has to
     return m_gc.background_collect(*this, die, target_free, max_units, ops);
   }
 
@@ -156,6 +170,7 @@ class Ftl {
 
   // ---- The narrow interface GarbageCollector works through (besides the public queries) ----
   friend class GarbageCollector;
+  friend class HybridMap;  // works on the same tables (hybrid/hybrid_map.h)
   std::uint64_t sequence() const { return m_sequence; }
   // GC starts collecting `block`, which it has just taken out of its victim policy.
   void start_collecting(std::uint32_t block);
@@ -203,6 +218,9 @@ class Ftl {
   std::uint64_t m_sequence = 0;  // units written, the clock of cost-benefit ages
   FtlListener* m_listener = nullptr;
   FtlStats m_stats;
+  std::optional<HybridMap> m_hybrid;  // controller.ftl: hybrid; empty: page mapping
+  [[gnu::noinline]] bool place_hybrid(std::uint32_t die, const Lpn* lpns, std::uint32_t count, std::uint32_t cookie,
+                                      OpList& ops);
 };
 
 // Defined here, where Ftl is complete, so that Ftl::place and the collector inline it: called

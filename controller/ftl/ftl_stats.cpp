@@ -23,6 +23,10 @@ void Ftl::register_stats(const StatGroup& g) const {
           "write amplification: mapping units programmed per unit the host wrote");
   g.level(
       "free_blocks", [this] { return double(free_blocks_total()); }, "blocks", "free blocks over all dies");
+  g.level(
+      "map_bytes", [this] { return double(map_bytes()); }, "bytes",
+      "memory the mapping table needs (page: 4 per unit; hybrid: block map and log-page maps)");
+  if (m_hybrid) m_hybrid->register_stats(g.group("hybrid"));
 }
 
 }  // namespace ssdlab

@@ -38,7 +38,9 @@ void PageWriter::flush() {
 void PageWriter::write_page(const Lpn* lpns, std::uint32_t count) {
   for (std::uint32_t i = 0; i < count; ++i) m_ftl.write_to_buffer(lpns[i], i);
   const std::uint32_t dies = m_ftl.geometry().dies;
-  for (std::uint32_t tries = 0; tries < dies; ++tries) {
+  const std::int64_t home = m_ftl.home_die(lpns[0]);  // hybrid: the die of its logical block
+  if (home >= 0) m_next_die = static_cast<std::uint32_t>(home);
+  for (std::uint32_t tries = 0; tries < (home >= 0 ? 1 : dies); ++tries) {
     const std::uint32_t die = m_next_die;
     m_next_die = m_next_die + 1 == dies ? 0 : m_next_die + 1;
     if (!m_ftl.can_place(die)) continue;

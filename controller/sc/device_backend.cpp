@@ -33,7 +33,12 @@ void DeviceController::flush() {
     m_buffer.gather(m_ftl, drop);
     if (m_buffer.stage_empty()) break;
     if (!m_buffer.stage_full() && !partial_flush_allowed()) break;
-    const std::int64_t die = m_scheduler.pick_die([this](std::uint32_t d) { return m_ftl.can_place(d); });
+    std::int64_t die = m_scheduler.pick_die([this](std::uint32_t d) { return m_ftl.can_place(d); });
+    if (__builtin_expect(m_ftl.hybrid() != nullptr, 0)) {
+      // A hybrid FTL's page goes to its logical block's die (one unit a page: the first staged).
+      const auto home = static_cast<std::uint32_t>(m_ftl.home_die(m_buffer.lpn(m_buffer.staged_slot(0))));
+      die = m_scheduler.has_room(home) ? std::int64_t(home) : -1;
+    }
     if (die < 0) break;
     const std::uint32_t count = m_buffer.restage(m_ftl, drop);
     if (count < upp && (count == 0 || !partial_flush_allowed())) continue;

@@ -2,7 +2,19 @@
 
 #include <algorithm>
 
+#include "model/config/config_loader.h"
+
 namespace ssdlab {
+
+namespace {
+// A hybrid FTL's map is small enough for the controller's SRAM (hybrid_map.h): the whole table is
+// held, no translation-page traffic, whatever controller.mapping_cache says.
+DriveConfig map_config(const DriveConfig& config) {
+  DriveConfig c = config;
+  if (c.controller.ftl == FtlScheme::kHybrid) c.controller.mapping_cache_bytes = 0;
+  return c;
+}
+}  // namespace
 
 DeviceController::DeviceController(sc_core::sc_module_name name, const DriveConfig& config, Timeline& timeline,
                                    bool keep_data)
@@ -15,11 +27,16 @@ DeviceController::DeviceController(sc_core::sc_module_name name, const DriveConf
       m_buffer(static_cast<std::uint32_t>(config.controller.write_buffer_bytes / config.controller.mapping_unit_bytes),
                m_ftl.geometry().units_per_page, CommandQueue::kMaxTags),
       m_scheduler(m_ftl.geometry().dies, FlashScheduler::HoldRules::of(config.controller)),
-      m_map(m_ftl, config, m_stats),
+      m_map(m_ftl, map_config(config), m_stats),
       m_background(config.controller.gc, m_ftl.geometry().units_per_page),
       m_user_sectors(config.controller.user_bytes / kSectorBytes) {
   const Geometry& g = m_ftl.geometry();
   m_ops.reserve(4 * std::size_t(g.pages_per_block) + 4);
+  if (keep_data && m_ftl.hybrid()) {
+    throw ConfigError(config.source_path +
+                      ": controller.ftl: hybrid carries no data and has no drive image (ssdlab serve); use "
+                      "controller.ftl: page");
+  }
   if (keep_data) m_data = std::make_unique<DataStore>(g, m_buffer.capacity());
   if (keep_data || !m_map.unlimited()) m_ftl.set_listener(this);
 }

@@ -36,6 +36,8 @@ const char* to_string(GcPolicyKind policy) {
   return "?";
 }
 
+const char* to_string(HybridScheme scheme) { return scheme == HybridScheme::kBast ? "bast" : "fast"; }
+
 const char* to_string(GcDestination destination) {
   return destination == GcDestination::kShared ? "shared" : "separate";
 }

@@ -17,10 +17,18 @@ enum class GcDestination { kSeparate, kShared };
 // Which queued flash work a host read may overtake at a die (controller/sched/flash_scheduler.h).
 enum class ReadPriority { kOff, kOverGc, kOverAll };
 
+// Which FTL maps the drive: page mapping (every unit anywhere), or a hybrid log-block FTL
+// (controller/ftl/hybrid/hybrid_map.h): block-mapped data blocks and a pool of page-mapped log blocks.
+enum class FtlScheme { kPage, kHybrid };
+// Hybrid: FAST (log blocks shared by all data blocks: one sequential log and random logs per die)
+// or BAST (one log block per data block).
+enum class HybridScheme { kFast, kBast };
+
 const char* to_string(CellType);
 const char* to_string(GcPolicyKind);
 const char* to_string(GcDestination);
 const char* to_string(ReadPriority);
+const char* to_string(HybridScheme);
 
 struct NandConfig {
   std::uint32_t channels = 0;
@@ -68,6 +76,12 @@ struct SchedulerConfig {
   ReadPriority read_priority = ReadPriority::kOff;
 };
 
+struct HybridConfig {
+  HybridScheme scheme = HybridScheme::kFast;
+  std::uint32_t log_blocks = 0;  // log-block pool over all dies; 0 = every spare block not needed for a merge
+  bool partial_merge = true;     // a log written in order from its first page is completed from the data block
+};
+
 struct ControllerConfig {
   std::uint32_t queue_depth = 32;        // device NCQ depth (1..32)
   Picos firmware_cost_ps = 0;            // CPU time per command
@@ -84,6 +98,8 @@ struct ControllerConfig {
   std::uint64_t max_transfer_bytes = 0;  // largest single ATA command (NBD splits above it)
   GcConfig gc;
   SchedulerConfig scheduler;
+  FtlScheme ftl = FtlScheme::kPage;
+  HybridConfig hybrid;
 };
 
 struct HostConfig {

@@ -63,6 +63,7 @@ class DriveParser {
   void check_mapping_unit(const YAML::Node& controller);
   void derive_capacity(const YAML::Node& controller);
   void check_spare_blocks(const YAML::Node& controller);
+  void check_hybrid(const YAML::Node& controller);
   [[noreturn]] void fail_cross(const YAML::Node& map, const std::string& map_path, const char* key,
                                const std::vector<std::string>& others, const std::string& message) const;
 
@@ -199,6 +200,7 @@ void DriveParser::check_controller(const YAML::Node& node) {
     fail_cross(node, p, "write_buffer", plus({node["op"] ? "controller.op" : "controller.capacity"}, kGeometryKeys),
                "must not exceed the user capacity (" + format_size(ctl.user_bytes) + "), got " + buffer.Scalar());
   check_spare_blocks(node);
+  check_hybrid(node);
 }
 
 void DriveParser::check_mapping_cache(const YAML::Node& controller) {
@@ -299,6 +301,36 @@ void DriveParser::check_spare_blocks(const YAML::Node& controller) {
   }
   fail_cross(controller, "controller", by_op ? "op" : "capacity",
              plus({"controller.gc.free_blocks_high"}, kGeometryKeys), message);
+}
+
+// controller.ftl: hybrid. Each die holds the data blocks of its logical blocks, its share of the
+// log pool and one free block for a merge's destination.
+void DriveParser::check_hybrid(const YAML::Node& controller) {
+  const ControllerConfig& ctl = c_.controller;
+  if (ctl.ftl != FtlScheme::kHybrid) return;
+  const NandConfig& n = c_.nand;
+  if (ctl.mapping_unit_bytes != n.page_size_bytes)
+    fail_cross(controller, "controller", "ftl", {"controller.mapping_unit", "nand.page_size"},
+               "hybrid maps one mapping unit per page: mapping_unit (" + format_size(ctl.mapping_unit_bytes) +
+                   ") must equal nand.page_size (" + format_size(n.page_size_bytes) + ")");
+  // Units are striped over the dies; a die's units make its logical blocks (hybrid_map.h).
+  const std::uint64_t units_per_die = (ctl.user_bytes / ctl.mapping_unit_bytes + n.dies() - 1) / n.dies();
+  const std::uint64_t data_per_die = (units_per_die + n.pages_per_block - 1) / n.pages_per_block;
+  const std::uint64_t min_per_die = ctl.hybrid.scheme == HybridScheme::kFast ? 2 : 1;
+  const std::uint64_t room = n.blocks_per_die() > data_per_die + 1 ? n.blocks_per_die() - data_per_die - 1 : 0;
+  const std::uint64_t per_die = ctl.hybrid.log_blocks == 0 ? room : ctl.hybrid.log_blocks / n.dies();
+  if (per_die <= room && per_die >= min_per_die) return;
+  const YAML::Node hybrid = controller["hybrid"];
+  const std::string fits = room < min_per_die ? "none fit: lower controller.op's user capacity"
+                                              : "use " + std::to_string(min_per_die * n.dies()) + ".." +
+                                                    std::to_string(room * n.dies()) + " (or 0 for all of them)";
+  const std::string message = std::to_string(ctl.hybrid.log_blocks) + " log blocks (" + std::to_string(per_die) +
+                              " per die) do not fit: a die has " + std::to_string(n.blocks_per_die()) + " blocks, " +
+                              std::to_string(data_per_die) + " of them data blocks and 1 a merge destination, and " +
+                              to_string(ctl.hybrid.scheme) + " needs at least " + std::to_string(min_per_die) +
+                              " log blocks per die; " + fits;
+  fail_cross(hybrid ? hybrid : controller, hybrid ? "controller.hybrid" : "controller", hybrid ? "log_blocks" : "ftl",
+             plus({"controller.ftl", "controller.hybrid.scheme", "controller.op"}, kGeometryKeys), message);
 }
 
 std::string page_times_yaml(const NandConfig& n, const std::array<Picos, 3>& times) {

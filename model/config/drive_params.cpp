@@ -149,6 +149,39 @@ void add_controller(ParamTable& t) {
                   .desc_is("largest single ATA command (NBD requests are split above it)"));
 }
 
+// The FTL scheme (controller/ftl/ftl.h, hybrid: controller/ftl/hybrid/hybrid_map.h), after the GC keys.
+void add_ftl_scheme(ParamTable& t) {
+  using K = ParamKind;
+  t.push_back(make_param("controller.ftl", K::kChoice)
+                  .def("page")
+                  .pick({"page", "hybrid"})
+                  .choice([](DriveConfig& c, std::size_t i) { c.controller.ftl = static_cast<FtlScheme>(i); },
+                          [](const DriveConfig& c) { return static_cast<std::size_t>(c.controller.ftl); })
+                  .desc_is("mapping: page (any unit anywhere, GC as controller.gc) or hybrid (block-mapped data "
+                           "blocks, page-mapped log blocks, merges; needs mapping_unit = page_size; its map is "
+                           "held in SRAM, so mapping_cache is not used)"));
+  t.push_back(make_param("controller.hybrid", K::kSection).desc_is("hybrid log-block FTL (controller.ftl: hybrid)"));
+  t.push_back(
+      make_param("controller.hybrid.scheme", K::kChoice)
+          .def("fast")
+          .pick({"fast", "bast"})
+          .choice([](DriveConfig& c, std::size_t i) { c.controller.hybrid.scheme = static_cast<HybridScheme>(i); },
+                  [](const DriveConfig& c) { return static_cast<std::size_t>(c.controller.hybrid.scheme); })
+          .desc_is("fast: log blocks shared by all data blocks (one sequential and random logs per die, "
+                   "Lee et al. 2007); bast: one log block per data block (Kim et al. 2002)"));
+  t.push_back(make_param("controller.hybrid.log_blocks", K::kCount, "count")
+                  .def("0")
+                  .range(0, kU32Max)
+                  .u32([](DriveConfig& c) -> std::uint32_t& { return c.controller.hybrid.log_blocks; })
+                  .desc_is("log blocks over all dies (split evenly; fast needs 2 per die); 0 = every spare block "
+                           "but one per die (the merge destination)"));
+  t.push_back(make_param("controller.hybrid.partial_merge", K::kBool)
+                  .def("true")
+                  .flag([](DriveConfig& c) -> bool& { return c.controller.hybrid.partial_merge; })
+                  .desc_is("a log written in order from its first page is completed from its data block and becomes "
+                           "the data block (false: such a log takes a full merge)"));
+}
+
 void add_gc_and_host(ParamTable& t) {
   using K = ParamKind;
   t.push_back(make_param("controller.gc", K::kSection).desc_is("garbage collection"));
@@ -216,6 +249,8 @@ void add_gc_and_host(ParamTable& t) {
                   [](const DriveConfig& c) { return static_cast<std::size_t>(c.controller.scheduler.read_priority); })
           .desc_is("host reads queued at a die go ahead of queued GC work (over_gc) or of all queued writes and "
                    "erases (over_all); a held op is overtaken by at most 8 reads, then the die is FIFO again"));
+
+  add_ftl_scheme(t);
 
   t.push_back(make_param("host", K::kSection).desc_is("the host side of the SATA link"));
   t.push_back(make_param("host.sata", K::kBitRate, "bits/s")
