@@ -16,7 +16,7 @@ src=$2
 scale=0.02
 
 run() {  # run NAME SCENARIO: a scaled run of scenarios/SCENARIO into $tmp/NAME
-  "$bin" run "$src/scenarios/$2" --out "$tmp/$1" --scale "$scale" -q ||
+  "$bin" run "$src/scenarios/$2" --out "$tmp/$1" --scale "$scale" -q --no-plots ||
     { echo "FAIL run of $2 (exit $?)"; fails=$((fails + 1)); }
 }
 # q RUN EXPR...: evaluate Python expressions over run RUN's summary; `ph(name)` is a phase,
