@@ -116,6 +116,15 @@ TEST_CASE("TraceSource lba wrap reject and scale", "[trace]") {
   CHECK_THAT(reject.error(),
              Catch::StartsWith("t.trace:2: offset 512000 + 4096 bytes is past the drive's end (512000 bytes)"));
   CHECK_FALSE(reject.next(io));
+  TraceSource larger(text("0 0 0 1001 1\n"), o);  // larger than the whole drive
+  CHECK_FALSE(larger.next(io));
+  CHECK_THAT(larger.error(), Catch::Contains("past the drive's end"));
+  o.lba = TraceLba::kWrap;
+  TraceSource clamped(text("0 0 5 1001 1\n"), o);
+  const std::vector<IoSpec> c = all(clamped);
+  REQUIRE(c.size() == 4);  // 1000 sectors from 0 in max-transfer pieces of 256
+  CHECK(c[0].lba == 0);
+  CHECK(c[3].lba + c[3].sectors == 1000);
   o.lba = TraceLba::kScale;
   TraceSource scale(text(t), o);
   CHECK(scale.scale_from_sectors() == 2004);

@@ -87,8 +87,8 @@ bool TraceSource::take_record() {
       ++m_counts.empty;
       continue;
     }
-    sectors = std::min(sectors, m_options.capacity_sectors);
     place(first, sectors, r);
+    sectors = std::min(sectors, m_options.capacity_sectors - first);  // a request larger than the drive
     const std::uint64_t bytes = sectors * kSectorBytes;
     const std::uint64_t limit =
         r.op == TraceOp::kTrim ? TrimSource::kMaxSectorsPerCommand : m_options.max_transfer_sectors;
