@@ -50,7 +50,8 @@ CLI::App* add_replay_command(CLI::App& app, ReplayOptions& o) {
       ->check(CLI::IsMember({"wrap", "reject", "scale"}));
   cmd->add_option("--volume", s.volumes,
                   "replay only these devices: MSR disk, SPC ASU, DiskSim device, fio file "
-                  "index, blkparse MAJ,MIN (repeatable)");
+                  "index, blkparse MAJ,MIN (repeatable)")
+      ->allow_extra_args(false);  // one value per --volume: a trace path after it stays the trace
   cmd->add_flag("--skip-bad", s.skip_bad, "count and skip malformed lines instead of stopping at the first");
   cmd->add_flag("!--no-split", s.split, "a request above the drive's max transfer is an error (default: split)");
   cmd->add_option("--out,-o", o.run.out_dir, "results directory (default results/replay-<trace name>)");

@@ -32,6 +32,7 @@ for c in gz zst; do
     python3 -c "import json,sys; a,b=[json.load(open(f))['phases'] for f in sys.argv[1:]]; sys.exit(a!=b)" \
     "$tmp/msr/summary.json" "$tmp/$c/summary.json"
 done
+check "two --volume options before the trace" test "$("$bin" replay --volume 1 --volume 0 "$traces/msr_sample.csv" --drive "$drive" --out "$tmp/vol2" -q --no-plots && field "$tmp/vol2" 'p["replay"]["records"]')" = 8
 check "msr volume 1 only: 1 read 1 write" test "$(replay vol "$traces/msr_sample.csv" --volume 1 && field "$tmp/vol" '(p["reads"], p["writes"], p["replay"]["other_volume"])')" = "(1, 1, 6)"
 
 # SPC: r 3 (20992 bytes), w 3 (7680 bytes), all sector-aligned.
