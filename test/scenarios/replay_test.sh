@@ -44,19 +44,25 @@ check "blkparse D events" test "$(replay blk "$traces/blkparse_sample.txt" --eve
 # fio v3 trim log: one trim of 8192 bytes.
 check "fio v3 trim" test "$(replay trim "$traces/fio_v3_trim.log" && field "$tmp/trim" '(p["trims"], p["replay"]["trim_bytes"])')" = "(1, 8192)"
 
-# lba: reject names the first line past the drive (line 4: 3872665600 + 4096 bytes).
+{ cat "$traces/disksim_sample.txt"; echo "11.0 0 5000 8 one"; echo "12.0 0 6000 8 1"; } >"$tmp/bad.txt"
+# Errors found during the run (a bad line past the format guess, lba: reject) leave the runner
+# through an exception after sc_start, which AddressSanitizer misreads as a stack-buffer-overflow
+# in its sigaltstack interceptor (SystemC's coroutine stacks; see f769d9c): not judged there.
+if [ -n "${SSDLAB_SANITIZER_BUILD:-}" ]; then
+  echo "skip mid-run error checks (lba reject, bad line): sanitizer build"
+else
 out=$(replay rej "$traces/msr_sample.csv" --lba reject 2>&1)
 rc=$?
 check "lba reject: exit 2" test "$rc" = 2
 check "lba reject: names file and line" grep -q "msr_sample.csv:4: offset 3872665600 + 4096 bytes is past the drive's end" <<<"$out"
 
 # A malformed line: exit 2 naming file and line; --skip-bad counts it.
-{ cat "$traces/disksim_sample.txt"; echo "11.0 0 5000 8 one"; echo "12.0 0 6000 8 1"; } >"$tmp/bad.txt"
 out=$(replay bad "$tmp/bad.txt" --format disksim 2>&1)
 rc=$?
 check "bad line: exit 2" test "$rc" = 2
 bad_line=$(($(wc -l <"$traces/disksim_sample.txt") + 1))
 check "bad line: file and line $bad_line quoted" grep -q "bad.txt:$bad_line: FLAGS is not a number: '11.0 0 5000 8 one'" <<<"$out"
+fi
 check "skip-bad: replayed, 1 bad line counted" test "$(replay skip "$tmp/bad.txt" --format disksim --skip-bad && field "$tmp/skip" '(p["reads"], p["replay"]["bad_lines"])')" = "(4, 1)"
 
 # A format that cannot be guessed: exit 2 and the formats to choose from.
