@@ -1,6 +1,7 @@
 // The readable table that `bench/run` prints from ssdlab_bench's JSON lines.
 #include "bench/bench_table.h"
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <iomanip>
@@ -46,6 +47,7 @@ int print_table(const std::string& path) {
             << "  " << std::left << std::setw(26) << "target"
             << "met  note\n";
   std::string text;
+  double replay_cpu_per_req = 0;  // the replay row's CPU seconds per request, for the replay_job row
   while (std::getline(in, text)) {
     if (text.empty() || text[0] != '{') continue;
     const Json j = Json::parse(text);
@@ -62,6 +64,13 @@ int print_table(const std::string& path) {
     }
     if (j.contains("waf") && (j["workload"] == "randwrite" || j["workload"] == "randwrite16k")) {
       note = "WAF " + fmt(j["waf"].get<double>(), 2);
+    }
+    const auto cpu_per_req = [&j] { return j.value("cpu_s", 0.0) / std::max(1.0, j.value("requests", 0.0)); };
+    if (j["workload"] == "replay") replay_cpu_per_req = cpu_per_req();
+    if (j["workload"] == "replay_job" && replay_cpu_per_req > 0 && cpu_per_req() > 0) {
+      const double ratio = replay_cpu_per_req / cpu_per_req();
+      note = "replay/job CPU per request " + fmt(ratio, 2) + "x (issue 13: <= 1.5x" +
+             (ratio <= 1.5 ? ", met)" : ", NOT met)");
     }
     if (j.contains("precondition") && j["precondition"].contains("wall_s") && j["workload"] != "precondition") {
       note +=

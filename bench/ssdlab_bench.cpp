@@ -72,6 +72,7 @@ struct Options {
   std::uint64_t seed = 1;
   bool check = false;               // check FTL invariants after direct aging (slow on big drives)
   std::vector<std::string> params;  // drive config overrides (-p key=value), e.g. a smaller drive
+  std::string trace;                // replay: the MSR trace (bench/make_msr_trace.sh)
 };
 
 // Tells a `perf record -D -1 --control=fifo:CTL,ACK` started around this process to start
@@ -481,6 +482,8 @@ Json row_precondition(const Options& o) {
   return line;
 }
 
+#include "bench/bench_replay_rows.h"
+
 }  // namespace
 }  // namespace ssdlab::bench
 
@@ -491,7 +494,8 @@ int sc_main(int argc, char** argv) {
   Options o;
   std::string workload, table_file;
   app.add_option("workload", workload,
-                 "randread | randwrite | randwrite16k | seqwrite | rss1t | precondition | timeline | table")
+                 "randread | randwrite | randwrite16k | seqwrite | rss1t | precondition | timeline | replay | "
+                 "replay_job | zipf | table")
       ->required();
   app.add_option("file", table_file, "for `table`: the JSON lines file");
   app.add_option("--drives", o.drives, "directory of the bench drive configs");
@@ -503,6 +507,7 @@ int sc_main(int argc, char** argv) {
   app.add_option("--precondition", o.precondition, "randread/randwrite: ftl (direct, default) or sim")
       ->check(CLI::IsMember({"ftl", "sim"}));
   app.add_option("--seed", o.seed, "random seed");
+  app.add_option("--trace", o.trace, "replay: the MSR trace to replay");
   app.add_flag("--check", o.check, "check FTL invariants after direct aging");
   app.add_option("-p,--param", o.params, "override a drive config key (e.g. -p nand.blocks_per_plane=128)");
   try {
@@ -530,6 +535,12 @@ int sc_main(int argc, char** argv) {
       line = row_rss1t(o);
     } else if (workload == "precondition") {
       line = row_precondition(o);
+    } else if (workload == "replay") {
+      line = row_replay(o);
+    } else if (workload == "replay_job") {
+      line = row_replay_job(o);
+    } else if (workload == "zipf") {
+      line = row_zipf(o);
     } else {
       std::cerr << "unknown workload '" << workload << "'\n";
       return 2;

@@ -25,6 +25,11 @@ class HostDriver : public sc_core::sc_module, public IoCompletionIf, private Tim
 
   // Starts `job` now; results accumulate into `stats` until done_event().
   void start(const JobSpec& job, std::uint64_t capacity_bytes, std::uint64_t seed, IoStats& stats);
+  // Starts requests from `source` (a trace replay), `depth` in flight; `total_bytes` (0 =
+  // unknown) is for progress only.
+  void start_source(std::unique_ptr<IoSource> source, std::uint32_t depth, std::uint64_t total_bytes, IoStats& stats) {
+    begin(std::move(source), depth, 0, total_bytes, stats);
+  }
   // Sends TRIM for the given ranges (first LBA, sectors), one command at a time.
   void start_trim(std::vector<std::pair<Lba, std::uint64_t>> ranges, IoStats& stats);
   // From now on, remember which 4 KiB chunks of the drive get written (trim: unused).

@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 mode=${1:-run}
 packages=(g++ make cmake pkg-config libsystemc-dev libboost-dev libyaml-cpp-dev catch2
           libcli11-dev nlohmann-json3-dev fio qemu-utils libnbd-bin
-          libxxhash-dev
+          libxxhash-dev zlib1g-dev libzstd-dev
           clang libclang-rt-14-dev clang-format
           python3-matplotlib chromium)
 missing=()

@@ -6,6 +6,7 @@
 #include <utility>
 #include <vector>
 
+#include "model/config/replay_spec.h"
 #include "model/core/types.h"
 
 namespace ssdlab {
@@ -95,6 +96,7 @@ enum class PhaseKind {
   kIdle,          // simulated time passes with no host I/O
   kMark,          // remember which LBAs are written from now on (for `trim: unused`)
   kPrecondition,  // fill + random overwrite pushed through the FTL without timing (fast)
+  kReplay,        // a block trace replayed (model/config/replay_spec.h)
 };
 
 enum class TrimMode { kAll, kRange, kUnused };
@@ -124,6 +126,7 @@ struct PhaseSpec {
   JobSpec job;
   TrimSpec trim;
   PreconditionPhase precondition;
+  ReplaySpec replay;
   Picos idle_ps = 0;
   std::vector<Expectation> expect;
   std::string note;  // free text shown with the phase (e.g. the document's wording)

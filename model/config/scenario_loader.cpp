@@ -9,6 +9,7 @@
 #include "model/config/config_yaml.h"
 #include "model/config/fio_job.h"
 #include "model/config/params_yaml.h"
+#include "model/config/replay_phase_yaml.h"
 #include "model/core/units.h"
 
 namespace ssdlab {
@@ -383,6 +384,9 @@ void ScenarioParser::parse_action(const YAML::Node& node, const std::string& act
         phase.precondition.seed_set = true;
       }
     }
+  } else if (action == "replay") {
+    phase.kind = PhaseKind::kReplay;
+    phase.replay = parse_replay_phase(src_, node, path, src_.name());  // model/config/replay_phase_yaml.cpp
   } else if (action == "idle") {
     phase.kind = PhaseKind::kIdle;
     phase.idle_ps = runtime(node, path);

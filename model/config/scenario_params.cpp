@@ -2,6 +2,7 @@
 #include <limits>
 
 #include "model/config/params.h"
+#include "model/config/replay_phase_yaml.h"
 
 namespace ssdlab {
 namespace {
@@ -161,6 +162,7 @@ ParamTable build_scenario_table() {
   add_phase(t);
   add_job(t);
   add_actions(t);
+  add_replay_params(t);  // model/config/replay_phase_yaml.cpp
   return t;
 }
 

@@ -17,6 +17,7 @@
 #include "model/sim/drive_info.h"
 #include "model/sim/explain.h"
 #include "model/sim/latency_log.h"
+#include "model/sim/replay_cmd.h"
 #include "model/sim/run_scenario.h"
 #include "model/sim/serve.h"
 #include "ssdlab_version.h"
@@ -199,6 +200,9 @@ int sc_main(int argc, char** argv) {
       "explain", "say in plain words what the mean and tail latency of each phase of a run were made of");
   explain_cmd->add_option("results", explain_dir, "results directory of `ssdlab run` (holds summary.json)")->required();
 
+  ssdlab::ReplayOptions replay;
+  CLI::App* replay_cmd = ssdlab::add_replay_command(app, replay);
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -217,6 +221,8 @@ int sc_main(int argc, char** argv) {
         return 2;
       }
       ssdlab::run_scenario(run);
+    } else if (*replay_cmd) {
+      ssdlab::run_replay(replay);
     } else if (*serve_cmd) {
       return ssdlab::run_serve(serve);
     } else if (*params_cmd) {

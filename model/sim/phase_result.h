@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "model/config/scenario.h"
@@ -31,6 +32,8 @@ struct PhaseResult {
   IoStats io;
   StatsDelta stats;                 // the drive's statistics over the phase (empty: none measured)
   std::vector<Expectation> expect;  // the documents' figures for this phase
+  // A replay phase: what the trace held and what was done with it (summary.json "replay").
+  std::vector<std::pair<std::string, std::uint64_t>> replay;
 
   // Firmware and flash activity during the phase, from the tree.
   std::uint64_t ftl(const char* name) const { return stats.count(stat_path::kFtl + name); }

@@ -92,6 +92,11 @@ nlohmann::json phase_json(const PhaseResult& r, const std::vector<double>& perce
   j["die_utilisation"] = r.die_utilisation();
   j["link_utilisation"] = r.link_utilisation();
   j["trims"] = r.io.trims;
+  if (!r.replay.empty()) {
+    nlohmann::json replay = nlohmann::json::object();
+    for (const auto& [name, value] : r.replay) replay[name] = value;
+    j["replay"] = replay;
+  }
   j["stats"] = stats_tree_json(r.stats);
   if (!r.expect.empty()) {
     nlohmann::json expect = nlohmann::json::array();

@@ -146,6 +146,10 @@ RunOutcome run_scenario(const RunOptions& options) {
   ScenarioSpec scenario;
   DriveConfig config;
   prepare_run(options, scenario, config);
+  return run_prepared(options, scenario, config);
+}
+
+RunOutcome run_prepared(const RunOptions& options, const ScenarioSpec& scenario, const DriveConfig& config) {
   if (!options.instruments.trace_window.empty()) {
     if (options.instruments.trace_path.empty()) throw ConfigError("--trace-window: needs --trace FILE");
     Picos t0 = 0, t1 = 0;

@@ -50,6 +50,8 @@ struct RunOutcome {
 // Throws ConfigError for bad input (a phase the drive cannot run included) and
 // std::runtime_error when the simulation fails.
 RunOutcome run_scenario(const RunOptions& options);
+// Same for a scenario and drive already prepared (`ssdlab replay`): simulates, writes the results.
+RunOutcome run_prepared(const RunOptions& options, const ScenarioSpec& scenario, const DriveConfig& config);
 // The scenario and drive `run_scenario` would simulate (overrides and scale applied).
 void prepare_run(const RunOptions& options, ScenarioSpec& scenario, DriveConfig& config);
 // Same, for a scenario already in memory (tests); writes nothing.

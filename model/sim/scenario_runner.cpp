@@ -1,6 +1,7 @@
 #include "model/sim/scenario_runner.h"
 
 #include "controller/ftl/precondition.h"
+#include "host/workload/trace/replay_setup.h"
 #include "model/config/config_loader.h"
 
 #include <algorithm>
@@ -46,6 +47,13 @@ void ScenarioRunner::check_phases(const ScenarioSpec& scenario, const DriveConfi
       throw ConfigError(scenario.path + ":" + std::to_string(p.line) + ": phase '" + p.name +
                         "': " + bs_too_large(p.job.bs_bytes, config));
     }
+    if (p.kind == PhaseKind::kReplay) {
+      try {
+        check_replay_spec(p.replay);
+      } catch (const std::invalid_argument& e) {
+        throw ConfigError(scenario.path + ":" + std::to_string(p.line) + ": phase '" + p.name + "': " + e.what());
+      }
+    }
   }
 }
 
@@ -70,6 +78,8 @@ const char* kind_name(PhaseKind kind) {
       return "mark";
     case PhaseKind::kPrecondition:
       return "precondition";
+    case PhaseKind::kReplay:
+      return "replay";
   }
   return "?";
 }
@@ -154,6 +164,9 @@ void ScenarioRunner::run_phase(const PhaseSpec& phase, std::size_t index) {
       run_host_work();
       break;
     }
+    case PhaseKind::kReplay:
+      run_replay(phase.replay, capacity, r);
+      break;
   }
   meter.end(ssd, r);
   r.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();

@@ -53,6 +53,7 @@ class ScenarioRunner : public sc_core::sc_module {
   void wait_quiescent();
   void drain();  // the buffer onto flash (the host is idle)
   void run_host_work();
+  void run_replay(const ReplaySpec& spec, std::uint64_t capacity_bytes, PhaseResult& r);  // replay_phase.cpp
   std::vector<std::pair<Lba, std::uint64_t>> trim_ranges(const TrimSpec& trim) const;
   void on_sample();
 

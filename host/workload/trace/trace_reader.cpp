@@ -1,0 +1,172 @@
+#include "host/workload/trace/trace_reader.h"
+
+#include <cstring>
+#include <limits>
+
+namespace ssdlab {
+
+using trace_detail::LineKind;
+using trace_detail::ParseState;
+using trace_detail::RawRecord;
+
+namespace {
+
+constexpr TraceFormat kAllFormats[kTraceFormats] = {TraceFormat::kMsr,   TraceFormat::kSpc,   TraceFormat::kBlkparse,
+                                                    TraceFormat::kFioV2, TraceFormat::kFioV3, TraceFormat::kDiskSim};
+
+}  // namespace
+
+const char* to_string(TraceOp op) {
+  switch (op) {
+    case TraceOp::kRead:
+      return "read";
+    case TraceOp::kWrite:
+      return "write";
+    case TraceOp::kTrim:
+      return "trim";
+    case TraceOp::kFlush:
+      return "flush";
+  }
+  return "?";
+}
+
+const char* to_string(TraceFormat format) {
+  switch (format) {
+    case TraceFormat::kMsr:
+      return "msr";
+    case TraceFormat::kSpc:
+      return "spc";
+    case TraceFormat::kBlkparse:
+      return "blkparse";
+    case TraceFormat::kFioV2:
+      return "fio2";
+    case TraceFormat::kFioV3:
+      return "fio3";
+    case TraceFormat::kDiskSim:
+      return "disksim";
+  }
+  return "?";
+}
+
+bool parse_trace_format(const std::string& name, TraceFormat& format) {
+  for (const TraceFormat f : kAllFormats) {
+    if (name == to_string(f)) {
+      format = f;
+      return true;
+    }
+  }
+  if (name == "umass")
+    format = TraceFormat::kSpc;
+  else if (name == "iolog2")
+    format = TraceFormat::kFioV2;
+  else if (name == "iolog3")
+    format = TraceFormat::kFioV3;
+  else
+    return false;
+  return true;
+}
+
+std::string trace_format_names() {
+  std::string out;
+  for (const TraceFormat f : kAllFormats) out += std::string(out.empty() ? "" : ", ") + to_string(f);
+  return out;
+}
+
+std::string trace_line_error(const std::string& file, std::uint64_t line, const std::string& why,
+                             std::string_view text) {
+  constexpr std::size_t kQuote = 80;
+  std::string quoted;
+  for (const char c : text.substr(0, kQuote)) quoted += (c >= 32 && c < 127) ? c : '?';
+  if (text.size() > kQuote) quoted += "...";
+  return file + ":" + std::to_string(line) + ": " + why + ": '" + quoted + "'";
+}
+
+TraceReader::TraceReader(const std::string& path, const TraceReaderOptions& options)
+    : TraceReader(open_byte_stream(path), path, options) {}
+
+TraceReader::TraceReader(std::unique_ptr<ByteStream> stream, const std::string& name, const TraceReaderOptions& options)
+    : m_lines(std::move(stream), name, options.max_line), m_options(options), m_format(options.format) {
+  m_state.blkparse_dispatch = options.blkparse_dispatch;
+  if (options.format_given) return;
+  std::string_view line;
+  while (m_pending.size() < kGuessLines && m_lines.next(line)) m_pending.emplace_back(line);
+  m_format = guess(m_pending, name, options.blkparse_dispatch);
+}
+
+TraceFormat TraceReader::guess(const std::deque<std::string>& sample, const std::string& name, bool blkparse_dispatch) {
+  std::string candidates, rejected;
+  TraceFormat found = TraceFormat::kMsr;
+  int count = 0;
+  for (const TraceFormat f : kAllFormats) {
+    ParseState state;
+    state.blkparse_dispatch = blkparse_dispatch;
+    RawRecord raw;
+    std::string why;
+    bool fits = true, any = false;
+    for (std::size_t i = 0; i < sample.size() && fits; ++i) {
+      state.line = i + 1;
+      const LineKind kind = trace_detail::parse_line(f, sample[i], state, raw, why);
+      if (kind == LineKind::kBad) {
+        fits = false;
+        rejected += std::string("; ") + to_string(f) + ": line " + std::to_string(i + 1) + ": " + why;
+      }
+      any = any || kind == LineKind::kRecord || kind == LineKind::kEvent;
+    }
+    if (fits && !any) rejected += std::string("; ") + to_string(f) + ": no request in the first lines";
+    if (!fits || !any) continue;
+    candidates += std::string(candidates.empty() ? "" : ", ") + to_string(f);
+    found = f;
+    ++count;
+  }
+  if (count == 1) return found;
+  const std::string lines = "its first " + std::to_string(sample.size()) + " lines";
+  if (count == 0)
+    throw TraceError(name + ": no trace format reads " + lines + rejected + "; give --format (" + trace_format_names() +
+                     ")");
+  throw TraceError(name + ": " + lines + " fit several trace formats (" + candidates + "); give --format");
+}
+
+bool TraceReader::next_line(std::string_view& line) {
+  if (!m_pending.empty()) {
+    m_current = std::move(m_pending.front());
+    m_pending.pop_front();
+    line = m_current;
+    ++m_pending_line;
+    m_state.line = m_pending_line;
+    return true;
+  }
+  if (!m_lines.next(line)) return false;
+  m_state.line = m_lines.line_number();
+  return true;
+}
+
+bool TraceReader::next(TraceRecord& record) {
+  std::string_view line;
+  RawRecord raw;
+  while (next_line(line)) {
+    const LineKind kind = trace_detail::parse_line(m_format, line, m_state, raw, m_why);
+    if (kind == LineKind::kBad) {
+      if (!m_options.skip_bad) throw TraceError(trace_line_error(name(), m_state.line, m_why, line));
+      ++m_bad;
+      continue;
+    }
+    if (kind != LineKind::kRecord) continue;
+    if (!m_have_first) {
+      m_have_first = true;
+      m_first_ns = raw.time_ns;
+    }
+    const std::uint64_t rel_ns = raw.time_ns > m_first_ns ? raw.time_ns - m_first_ns : 0;
+    constexpr std::uint64_t kMaxNs = std::numeric_limits<Picos>::max() / 1000;
+    record.time_ps = rel_ns > kMaxNs ? std::numeric_limits<Picos>::max() : rel_ns * 1000;
+    record.device = raw.device;
+    record.op = raw.op;
+    record.offset = raw.offset;
+    record.bytes = raw.bytes;
+    record.line = m_state.line;
+    ++m_records;
+    return true;
+  }
+  return false;
+}
+
+}  // namespace ssdlab
