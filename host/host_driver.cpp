@@ -59,6 +59,7 @@ double HostDriver::progress() const {
 void HostDriver::setup_job(std::uint32_t k, JobRun& run, std::uint64_t capacity_bytes, IoStats* total,
                            std::uint32_t& next_slot) {
   Job& j = m_jobs[k];
+  j.index = k;
   const JobSpec& spec = *run.job;
   const bool trace = run.source != nullptr;
   if (trace) {
@@ -66,6 +67,7 @@ void HostDriver::setup_job(std::uint32_t k, JobRun& run, std::uint64_t capacity_
   } else {
     auto generator = std::make_unique<JobGenerator>(spec, capacity_bytes, run.seed);
     m_job_bytes += generator->total_bytes();
+    j.generator = generator.get();
     j.source = std::move(generator);
   }
   j.stats = run.stats;
@@ -81,7 +83,7 @@ void HostDriver::setup_job(std::uint32_t k, JobRun& run, std::uint64_t capacity_
   const std::uint32_t first = next_slot;
   for (std::uint32_t i = 0; i < spec.iodepth; ++i, ++next_slot) {
     m_requests[next_slot].id = next_slot;
-    m_owner[next_slot] = k;
+    m_owner[next_slot] = &j;
   }
   for (std::uint32_t i = spec.iodepth; i > 0; --i) j.free.push_back(first + i - 1);  // lowest slot first
   run.stats->first_issue_ps = j.count_from_ps;
@@ -93,13 +95,14 @@ void HostDriver::setup_job(std::uint32_t k, JobRun& run, std::uint64_t capacity_
 void HostDriver::begin(std::vector<JobRun>& runs, std::uint64_t capacity_bytes, IoStats* total) {
   if (m_running) throw std::logic_error("host driver already runs a job");
   m_job_start_ps = now_picos();
+  m_hba = hba.operator->();
   m_job_runtime_ps = 0;
   m_job_bytes = 0;
   m_job_done_bytes = 0;
   std::uint32_t slots = 0;
   for (const JobRun& run : runs) slots += run.job->iodepth;
   m_requests.assign(slots, IoRequest{});
-  m_owner.assign(slots, 0);
+  m_owner.assign(slots, nullptr);
   m_jobs.clear();
   m_jobs.resize(runs.size());
   std::uint32_t next_slot = 0;
@@ -120,10 +123,9 @@ void HostDriver::begin(std::vector<JobRun>& runs, std::uint64_t capacity_bytes, 
   for (std::uint32_t k = 0; k < m_jobs.size() && m_running; ++k) {
     Job& j = m_jobs[k];
     if (j.paced)
-      issue_paced(j, k);
+      issue_paced(j);
     else
       issue_more(j);
-    finish_if_drained(j, k);
   }
 }
 
@@ -160,37 +162,38 @@ std::vector<std::pair<Lba, std::uint64_t>> HostDriver::unwritten_ranges(std::uin
   return ranges;
 }
 
-void HostDriver::issue(Job& j, const IoSpec& io) {
+// Inlined into both issue loops (the closed-loop one is on every request's path).
+inline __attribute__((always_inline)) void HostDriver::issue(Job& j, const IoSpec& io, AtaCommand command) {
   IoRequest& r = m_requests[j.free.back()];
   j.free.pop_back();
-  r.command = io.trim    ? AtaCommand::kDataSetManagement
-              : io.write ? AtaCommand::kWriteFpdma
-              : io.flush ? AtaCommand::kFlushCache
-                         : AtaCommand::kReadFpdma;
+  r.command = command;
   r.lba = io.lba;
   r.sectors = io.sectors;
   r.error = false;
   r.issued_ps = now_picos();
   r.seq = ++m_next_seq;
   ++j.in_flight;
-  hba->submit(&r);
+  m_hba->submit(&r);
 }
 
 // The closed-loop path: a free slot is a request issued now.
 void HostDriver::issue_more(Job& j) {
   IoSpec io;
   while (!j.stopping && !j.free.empty()) {
-    if (!j.source->next(io)) {
+    if (!j.generator->next(io)) {
       j.stopping = true;
       break;
     }
-    issue(j, io);
+    issue(j, io,
+          io.trim    ? AtaCommand::kDataSetManagement
+          : io.write ? AtaCommand::kWriteFpdma
+                     : AtaCommand::kReadFpdma);
   }
+  if (j.stopping && j.in_flight == 0) finish_if_drained(j);
 }
 
 void HostDriver::io_done(IoRequest* r) {
-  const std::uint32_t index = m_owner[r->id];
-  Job& job = m_jobs[index];
+  Job& job = *m_owner[r->id];
   if (!r->error && r->command != AtaCommand::kDataSetManagement) {
     const std::uint64_t bytes = std::uint64_t(r->sectors) * kSectorBytes;
     if (r->is_write()) {
@@ -210,20 +213,18 @@ void HostDriver::io_done(IoRequest* r) {
   --job.in_flight;
   job.free.push_back(r->id);
   if (job.paced)
-    issue_paced(job, index);
+    issue_paced(job);
   else
     issue_more(job);
-  finish_if_drained(job, index);
 }
 
-// The paced path. A request is issued at the latest of: the job's start (startdelay) or the
-// end of its thinktime; its issue time (start + issue_at_ps); and, per direction, fio's rate
-// (rate_process=linear): the k-th request of a direction goes at start + (bytes, or requests,
-// of that direction issued before it) / rate, so a drive that fell behind is caught up with
-// requests back to back. thinktime: after every thinktime_blocks requests the job waits
-// until they completed, then thinks. fsync/fdatasync=N: a FLUSH CACHE EXT right after every
-// N-th write.
-void HostDriver::issue_paced(Job& j, std::uint32_t index) {
+// The paced path (kept out of io_done, whose closed-loop path it would slow). A request is issued at the latest of: the
+// job's start (startdelay) or the end of its thinktime; its issue time (start + issue_at_ps); and, per direction, fio's
+// rate (rate_process=linear): the k-th request of a direction goes at start + (bytes, or requests, of that direction
+// issued before it) / rate, so a drive that fell behind is caught up with requests back to back. thinktime: after every
+// thinktime_blocks requests the job waits until they completed, then thinks. fsync/fdatasync=N: a FLUSH CACHE EXT right
+// after every N-th write.
+__attribute__((noinline)) void HostDriver::issue_paced(Job& j) {
   const Picos now = now_picos();
   while (!j.stopping && !j.free.empty()) {
     if (j.quiesce && !j.flush_due) {
@@ -244,13 +245,19 @@ void HostDriver::issue_paced(Job& j, std::uint32_t index) {
     }
     const Picos at = ready_at(j);
     if (at > now) {
-      wake_at(j, index, at);
+      wake_at(j, at);
       return;
     }
     j.has_pending = false;
-    issue(j, j.pending);
+    const IoSpec& io = j.pending;
+    issue(j, io,
+          io.trim    ? AtaCommand::kDataSetManagement
+          : io.write ? AtaCommand::kWriteFpdma
+          : io.flush ? AtaCommand::kFlushCache
+                     : AtaCommand::kReadFpdma);
     after_paced_issue(j, j.pending);
   }
+  if (j.stopping && j.in_flight == 0) finish_if_drained(j);
 }
 
 namespace {
@@ -295,7 +302,8 @@ void HostDriver::after_paced_issue(Job& j, const IoSpec& io) {
   }
 }
 
-void HostDriver::wake_at(Job& j, std::uint32_t index, Picos when) {
+void HostDriver::wake_at(Job& j, Picos when) {
+  const std::uint32_t index = j.index;
   if (j.wake_set && j.wake_ps == when) return;
   if (j.wake_set) m_timeline.cancel(*this, 2 * index + 1);
   j.wake_set = true;
@@ -304,7 +312,7 @@ void HostDriver::wake_at(Job& j, std::uint32_t index, Picos when) {
 }
 
 // Flushes are counted apart (IoStats has no place for them); ramp completions are not counted.
-void HostDriver::count_paced(Job& j, const IoRequest& r) {
+__attribute__((noinline)) void HostDriver::count_paced(Job& j, const IoRequest& r) {
   if (r.command == AtaCommand::kFlushCache) {
     ++j.tally->flushes;
     return;
@@ -325,12 +333,14 @@ void HostDriver::on_timer(std::uint32_t what) {
     j.stopping = true;  // its runtime is over
   } else {
     j.wake_set = false;
-    issue_paced(j, index);
+    issue_paced(j);
+    return;
   }
-  finish_if_drained(j, index);
+  finish_if_drained(j);
 }
 
-void HostDriver::finish_if_drained(Job& j, std::uint32_t index) {
+__attribute__((noinline)) void HostDriver::finish_if_drained(Job& j) {
+  const std::uint32_t index = j.index;
   if (m_running && j.stopping && j.in_flight == 0 && !j.finished) {
     j.finished = true;
     m_timeline.cancel(*this, 2 * index);

@@ -22,8 +22,8 @@ struct JobRun {
   const JobSpec* job = nullptr;
   std::uint64_t seed = 0;
   IoStats* stats = nullptr;
-  JobTally* tally = nullptr;            // null: not kept
-  std::unique_ptr<IoSource> source;     // a trace, or null
+  JobTally* tally = nullptr;         // null: not kept
+  std::unique_ptr<IoSource> source;  // a trace, or null
 };
 
 // Running totals since construction, read by the time-series sampler.
@@ -45,8 +45,7 @@ class HostDriver : public sc_core::sc_module, public IoCompletionIf, private Tim
   void start_group(std::vector<JobRun> jobs, std::uint64_t capacity_bytes, IoStats* total = nullptr);
   // A job whose requests come from `source` (a trace): `pacing` gives iodepth, runtime and the
   // pacing keys (its access keys are unused); issue_at_ps and flush are honoured.
-  void start_source(std::unique_ptr<IoSource> source, const JobSpec& pacing, IoStats& stats,
-                    JobTally* tally = nullptr);
+  void start_source(std::unique_ptr<IoSource> source, const JobSpec& pacing, IoStats& stats, JobTally* tally = nullptr);
   // Sends TRIM for the given ranges (first LBA, sectors), one command at a time.
   void start_trim(std::vector<std::pair<Lba, std::uint64_t>> ranges, IoStats& stats);
   // From now on, remember which 4 KiB chunks of the drive get written (trim: unused).
@@ -70,8 +69,10 @@ class HostDriver : public sc_core::sc_module, public IoCompletionIf, private Tim
  private:
   struct Job {
     std::unique_ptr<IoSource> source;
+    JobGenerator* generator = nullptr;  // = source when it is one (the closed-loop path calls it directly)
     IoStats* stats = nullptr;
-    IoStats* total = nullptr;  // paced only
+    std::uint32_t index = 0;    // in m_jobs
+    IoStats* total = nullptr;   // paced only
     JobTally* tally = nullptr;  // the caller's, or own_tally
     JobTally own_tally;
     std::vector<std::uint32_t> free;  // its request slots not in flight
@@ -89,21 +90,22 @@ class HostDriver : public sc_core::sc_module, public IoCompletionIf, private Tim
   // Timer `what`: 2 * job index (its runtime is over), + 1 (a paced job may issue again).
   void on_timer(std::uint32_t what) override;
   void issue_more(Job& job);
-  void issue_paced(Job& job, std::uint32_t index);
-  void issue(Job& job, const IoSpec& io);
+  void issue_paced(Job& job);
+  void issue(Job& job, const IoSpec& io, AtaCommand command);
   void after_paced_issue(Job& job, const IoSpec& io);
   Picos ready_at(const Job& job) const;
-  void wake_at(Job& job, std::uint32_t index, Picos when);
+  void wake_at(Job& job, Picos when);
   void count_paced(Job& job, const IoRequest& r);
-  void finish_if_drained(Job& job, std::uint32_t index);
+  void finish_if_drained(Job& job);
 
   void begin(std::vector<JobRun>& jobs, std::uint64_t capacity_bytes, IoStats* total);
   void setup_job(std::uint32_t k, JobRun& run, std::uint64_t capacity_bytes, IoStats* total, std::uint32_t& next_slot);
   void note_written(const IoRequest& r);
 
   std::vector<Job> m_jobs;
-  std::vector<std::uint32_t> m_owner;  // request slot -> its job
-  std::uint32_t m_active = 0;          // jobs not finished
+  std::vector<Job*> m_owner;             // request slot -> its job
+  HostAdapterIf* m_hba = nullptr;        // hba's interface, looked up once per start
+  std::uint32_t m_active = 0;            // jobs not finished
   std::vector<std::uint64_t> m_written;  // bitmap of 4 KiB chunks written since mark()
   std::vector<IoRequest> m_requests;
   std::uint64_t m_next_seq = 0, m_last_completed_seq = 0, m_total_completed_seq = 0;

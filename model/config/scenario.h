@@ -91,9 +91,7 @@ struct JobSpec {
   std::uint64_t rate_iops = 0;         // requests/s, each direction on its own; 0 = none
   std::uint32_t flush_every = 0;       // fsync / fdatasync = N: a FLUSH CACHE EXT after every N writes
   // Whether the host driver must pace the job (any of the keys above but name).
-  bool paced() const {
-    return startdelay_ps || ramp_ps || thinktime_ps || rate_bytes || rate_iops || flush_every;
-  }
+  bool paced() const { return startdelay_ps || ramp_ps || thinktime_ps || rate_bytes || rate_iops || flush_every; }
 };
 
 bool operator==(const AccessZone& a, const AccessZone& b);

@@ -151,8 +151,7 @@ void add_job(ParamTable& t) {
   t.push_back(make_param(j + "rate", K::kString, "bytes/s",
                          "bandwidth cap of each direction on its own (fio's rate, fio's size syntax)")
                   .def("0"));
-  t.push_back(make_param(j + "rate_iops", K::kCount, "IO/s", "request-rate cap of each direction on its own")
-                  .def("0"));
+  t.push_back(make_param(j + "rate_iops", K::kCount, "IO/s", "request-rate cap of each direction on its own").def("0"));
   t.push_back(make_param(j + "fsync", K::kCount, "count", "a FLUSH CACHE EXT after every N writes; 0 = none")
                   .def("0")
                   .range(0, 0xffffffffULL));

@@ -97,7 +97,8 @@ std::string fio_json(const ScenarioSpec& scenario, const std::vector<PhaseResult
       const std::string& name = scenario.phases[i].job.name.empty() ? r.name : scenario.phases[i].job.name;
       jobs.push_back(job_json(name, group, r.io, r.tally, scenario.percentile_list));
     } else {
-      for (const JobResult& job : r.jobs) jobs.push_back(job_json(job.name, group, job.io, job.tally, scenario.percentile_list));
+      for (const JobResult& job : r.jobs)
+        jobs.push_back(job_json(job.name, group, job.io, job.tally, scenario.percentile_list));
     }
     ++group;
   }

@@ -12,8 +12,8 @@
 
 #include "model/config/config_loader.h"
 #include "model/config/fio_job.h"
-#include "model/sim/fio_output.h"
 #include "model/sim/explain.h"
+#include "model/sim/fio_output.h"
 #include "model/sim/instruments/instruments.h"
 #include "model/sim/latency_log.h"
 #include "model/sim/progress.h"

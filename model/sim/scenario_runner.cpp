@@ -88,7 +88,6 @@ void ScenarioRunner::run_job_phase(const PhaseSpec& phase, std::size_t index, Ph
   for (const JobResult& j : r.jobs) r.tally.add(j.tally);
 }
 
-
 void ScenarioRunner::wait_quiescent() {
   ssd.controller.hold_background();
   while (!ssd.controller.quiescent()) sc_core::wait(ssd.controller.quiescent_event());

@@ -73,6 +73,8 @@ assert w["clat_ns"]["min"] <= w["clat_ns"]["percentile"]["99.000000"] <= w["clat
 assert abs(w["lat_ns"]["mean"] / 1000.0 - phase["write_latency_us"]["mean"]) <= 1e-6 * w["lat_ns"]["mean"], (w["lat_ns"], phase["write_latency_us"])
 assert jobs[3]["sync"]["total_ios"] > 0 and summary["phases"][1]["flushes"] == jobs[3]["sync"]["total_ios"]
 assert summary["phases"][1]["ramp_completions"] > 0
+# A flush does not leak into the requests after it: reads stay reads, one flush per 16 writes at most.
+assert jobs[3]["read"]["total_ios"] > 0 and jobs[3]["sync"]["total_ios"] * 16 <= 2000, jobs[3]["sync"]
 PY
 }
 check "fio.json: names, groups, counts and rates agree with summary.json" fio_figures

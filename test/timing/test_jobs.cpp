@@ -72,7 +72,8 @@ TEST_CASE("concurrent jobs share the HBA's 32 NCQ tags", "[timing][jobs]") {
   PhaseSpec both = writes_at("a", percent(0), 24, 1000);
   both.more_jobs.push_back(writes_at("b", percent(50), 24, 1000).job);
   PhaseSpec alone = writes_at("a", percent(0), 24, 1000);
-  const auto out = simulate_all({{scenario({erase_phase(), both}), config}, {scenario({erase_phase(), alone}), config}});
+  const auto out =
+      simulate_all({{scenario({erase_phase(), both}), config}, {scenario({erase_phase(), alone}), config}});
   const PhaseResult& two = out[0].results[1];
   const PhaseResult& one = out[1].results[1];
   CHECK(two.io.writes == 2000);

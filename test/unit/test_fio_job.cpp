@@ -256,7 +256,7 @@ TEST_CASE("stonewall groups of a fio file become phases whose jobs run at the sa
   CHECK(hot.job.name == "hot");
   CHECK(hot.job.distribution.kind == RandomDist::kZipf);
   CHECK(hot.job.startdelay_ps == 2 * kPicosPerSec);  // the job's own delay, not an idle phase
-  REQUIRE(hot.more_jobs.size() == 2);                 // [cold] x numjobs=2, beside [hot]
+  REQUIRE(hot.more_jobs.size() == 2);                // [cold] x numjobs=2, beside [hot]
   for (std::uint32_t c = 0; c < 2; ++c) {
     CHECK(hot.more_jobs[c].name == "cold");
     CHECK(hot.more_jobs[c].rw == RwMode::kRandRead);

@@ -456,11 +456,13 @@ TEST_CASE("bad jobs and numjobs keys name the file, line and key", "[scenario][j
   CHECK(error_of("drive: d.yaml\nphases:\n  - jobs: []\n") == "s.yaml:3: phases[0].jobs: expected a list of job maps");
   CHECK(error_of("drive: d.yaml\nphases:\n  - jobs:\n    - {rw: read, bs: 4k}\n    - {rw: read, bs: 4k, numjob: 2}\n")
             .find("s.yaml:5: phases[0].jobs[1].numjob: unknown key (did you mean 'numjobs'?)") == 0);
-  CHECK(error_of(one_job("      rw: read\n      bs: 4k\n      numjobs: 0\n")).find("s.yaml:6: phases[0].job.numjobs") == 0);
+  CHECK(error_of(one_job("      rw: read\n      bs: 4k\n      numjobs: 0\n")).find("s.yaml:6: phases[0].job.numjobs") ==
+        0);
   CHECK(error_of(one_job("      rw: read\n      bs: 4k\n      thinktime: 5 parsecs\n"))
             .find("s.yaml:6: phases[0].job.thinktime") == 0);
-  CHECK(error_of("drive: d.yaml\nphases:\n  - fio: nope.fio\n").find("s.yaml:3: phases[0].fio: nope.fio: cannot open") ==
-        0);
+  CHECK(
+      error_of("drive: d.yaml\nphases:\n  - fio: nope.fio\n").find("s.yaml:3: phases[0].fio: nope.fio: cannot open") ==
+      0);
 }
 
 TEST_CASE("a fio phase runs the job file's stonewall groups, the path relative to the scenario", "[scenario][jobs]") {
