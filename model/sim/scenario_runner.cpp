@@ -25,6 +25,9 @@ ScenarioRunner::ScenarioRunner(sc_core::sc_module_name name, const ScenarioSpec&
   host.counter("read_bytes", c.read_bytes, "bytes", "bytes the host read");
   host.counter("write_bytes", c.write_bytes, "bytes", "bytes the host wrote");
   SC_THREAD(run);
+  // The phases run on this thread's stack: room for a job's set-up under AddressSanitizer too
+  // (a zipf job's set-up overflowed SystemC's default there).
+  set_stack_size(1 << 20);
   SC_METHOD(on_sample);
   sensitive << m_sample_event;
   dont_initialize();
