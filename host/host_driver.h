@@ -1,16 +1,30 @@
-// Runs a fio-like job against the HBA: keeps `iodepth` requests in flight, records each
-// completion in IoStats, stops at io_size or runtime and then waits for the stragglers.
+// Runs fio-like jobs against the HBA: each keeps `iodepth` requests in flight, records each
+// completion in its IoStats, stops at io_size or runtime and then waits for the stragglers.
+// Several jobs may run at once (fio's numjobs and job sections without stonewall): they share
+// the HBA's NCQ tags, a request without a tag waiting in the HBA's FIFO as fio's requests wait
+// in the block layer. A paced job (startdelay, ramp_time, thinktime, rate, fsync, or a source
+// with issue times) takes the slower path; a lone closed-loop job costs what it always did.
 #pragma once
 
 #include <memory>
 #include <vector>
 
+#include "host/job_tally.h"
 #include "host/sata/ahci_hba.h"
 #include "host/workload/job_generator.h"
 #include "model/stats/io_stats.h"
 #include "model/time/timeline.h"
 
 namespace ssdlab {
+
+// One job of a group started at once. `source` null: a JobGenerator for `*job` and `seed`.
+struct JobRun {
+  const JobSpec* job = nullptr;
+  std::uint64_t seed = 0;
+  IoStats* stats = nullptr;
+  JobTally* tally = nullptr;         // null: not kept
+  std::unique_ptr<IoSource> source;  // a trace, or null
+};
 
 // Running totals since construction, read by the time-series sampler.
 struct HostCounters {
@@ -24,12 +38,14 @@ class HostDriver : public sc_core::sc_module, public IoCompletionIf, private Tim
   HostDriver(sc_core::sc_module_name name, Timeline& timeline);
 
   // Starts `job` now; results accumulate into `stats` until done_event().
-  void start(const JobSpec& job, std::uint64_t capacity_bytes, std::uint64_t seed, IoStats& stats);
-  // Starts requests from `source` (a trace replay), `depth` in flight; `total_bytes` (0 =
-  // unknown) is for progress only.
-  void start_source(std::unique_ptr<IoSource> source, std::uint32_t depth, std::uint64_t total_bytes, IoStats& stats) {
-    begin(std::move(source), depth, 0, total_bytes, stats);
-  }
+  void start(const JobSpec& job, std::uint64_t capacity_bytes, std::uint64_t seed, IoStats& stats,
+             JobTally* tally = nullptr);
+  // Starts every job of `jobs` now, at the same time; done_event() when all are done. Each
+  // completion goes to its job's stats and, when given, to `total` too (the phase's figures).
+  void start_group(std::vector<JobRun> jobs, std::uint64_t capacity_bytes, IoStats* total = nullptr);
+  // A job whose requests come from `source` (a trace): `pacing` gives iodepth, runtime and the
+  // pacing keys (its access keys are unused); issue_at_ps and flush are honoured.
+  void start_source(std::unique_ptr<IoSource> source, const JobSpec& pacing, IoStats& stats, JobTally* tally = nullptr);
   // Sends TRIM for the given ranges (first LBA, sectors), one command at a time.
   void start_trim(std::vector<std::pair<Lba, std::uint64_t>> ranges, IoStats& stats);
   // From now on, remember which 4 KiB chunks of the drive get written (trim: unused).
@@ -51,23 +67,49 @@ class HostDriver : public sc_core::sc_module, public IoCompletionIf, private Tim
   void io_done(IoRequest* request) override;
 
  private:
-  void on_timer(std::uint32_t what) override;  // the job's runtime is over
-  void issue_more();
-  void finish_if_drained();
+  struct Job {
+    std::unique_ptr<IoSource> source;
+    JobGenerator* generator = nullptr;  // = source when it is one (the closed-loop path calls it directly)
+    IoStats* stats = nullptr;
+    std::uint32_t index = 0;    // in m_jobs
+    IoStats* total = nullptr;   // paced only
+    JobTally* tally = nullptr;  // the caller's, or own_tally
+    JobTally own_tally;
+    std::vector<std::uint32_t> free;  // its request slots not in flight
+    std::uint32_t in_flight = 0;
+    bool stopping = false, finished = false;
+    bool paced = false;  // the slow path: pacing, a group total, a source with issue times
+    // Pacing state (paced jobs only).
+    JobSpec spec;  // iodepth and the pacing keys
+    Picos start_ps = 0, count_from_ps = 0, ready_ps = 0, wake_ps = 0;
+    bool wake_set = false, quiesce = false, flush_due = false, has_pending = false;
+    IoSpec pending;
+    std::uint32_t since_think = 0, writes_since_flush = 0;
+    std::uint64_t issued_bytes[3] = {0, 0, 0}, issued_ios[3] = {0, 0, 0};
+  };
+  // Timer `what`: 2 * job index (its runtime is over), + 1 (a paced job may issue again).
+  void on_timer(std::uint32_t what) override;
+  void issue_more(Job& job);
+  void issue_paced(Job& job);
+  void issue(Job& job, const IoSpec& io, AtaCommand command);
+  void after_paced_issue(Job& job, const IoSpec& io);
+  Picos ready_at(const Job& job) const;
+  void wake_at(Job& job, Picos when);
+  void count_paced(Job& job, const IoRequest& r);
+  void finish_if_drained(Job& job);
 
-  void begin(std::unique_ptr<IoSource> source, std::uint32_t depth, Picos runtime_ps, std::uint64_t total_bytes,
-             IoStats& stats);
+  void begin(std::vector<JobRun>& jobs, std::uint64_t capacity_bytes, IoStats* total);
+  void setup_job(std::uint32_t k, JobRun& run, std::uint64_t capacity_bytes, IoStats* total, std::uint32_t& next_slot);
   void note_written(const IoRequest& r);
 
-  std::unique_ptr<IoSource> m_generator;
+  std::vector<Job> m_jobs;
+  std::vector<Job*> m_owner;             // request slot -> its job
+  HostAdapterIf* m_hba = nullptr;        // hba's interface, looked up once per start
+  std::uint32_t m_active = 0;            // jobs not finished
   std::vector<std::uint64_t> m_written;  // bitmap of 4 KiB chunks written since mark()
   std::vector<IoRequest> m_requests;
-  std::vector<std::uint32_t> m_free;
-  std::uint32_t m_in_flight = 0;
-  std::uint64_t m_next_seq = 0, m_last_completed_seq = 0;
+  std::uint64_t m_next_seq = 0, m_last_completed_seq = 0, m_total_completed_seq = 0;
   bool m_running = false;
-  bool m_stopping = false;
-  IoStats* m_stats = nullptr;
   Timeline& m_timeline;
   sc_core::sc_event m_done_event;
   HostCounters m_counters;

@@ -7,7 +7,7 @@
 
 namespace ssdlab {
 
-// Errors; TRIMs (DATA SET MANAGEMENT); reads and writes with their bytes and latency; the
+// Errors; TRIMs (DATA SET MANAGEMENT) and FLUSH CACHE; reads and writes with their bytes and latency; the
 // latency of every command, completions that overtook an earlier one (`last_completed_seq`
 // is the caller's running maximum), and where the time went.
 inline void record_completion(IoStats& s, const IoRequest& r, std::uint64_t& last_completed_seq) {
@@ -19,6 +19,8 @@ inline void record_completion(IoStats& s, const IoRequest& r, std::uint64_t& las
   } else if (r.command == AtaCommand::kDataSetManagement) {
     ++s.trims;
     s.other_latency_ps.record(latency);
+  } else if (r.command == AtaCommand::kFlushCache) {
+    s.other_latency_ps.record(latency);  // no data: neither a read nor a write
   } else if (r.is_write()) {
     ++s.writes;
     s.write_bytes += bytes;

@@ -11,7 +11,7 @@
 
 namespace ssdlab {
 
-class JobGenerator : public IoSource {
+class JobGenerator final : public IoSource {  // final: the host driver calls next() directly
  public:
   // `capacity_bytes` is the drive's user capacity; throws std::invalid_argument when the
   // job does not fit it (region smaller than one block, offset past the end...).

@@ -183,6 +183,8 @@ const std::vector<Key>& keys() {
       {"randseed", false, [](FioJob& j, const Entry& e, std::uint64_t) { count_in(j.randseed, e, 0, kMax); }},
       {"numjobs", false, [](FioJob& j, const Entry& e, std::uint64_t) { count_in(j.numjobs, e, 1, 65536); }},
       {"thinktime", false, [](FioJob& j, const Entry& e, std::uint64_t) { time_in(j.thinktime, e, kPicosPerUs); }},
+      {"thinktime_spin", false,
+       [](FioJob& j, const Entry& e, std::uint64_t) { time_in(j.thinktime_spin, e, kPicosPerUs); }},
       {"thinktime_blocks", false,
        [](FioJob& j, const Entry& e, std::uint64_t) { count_in(j.thinktime_blocks, e, 1, kMax); }},
       {"rate", false,

@@ -42,7 +42,7 @@ struct FioJob {
   FioField<std::uint64_t> iodepth;
   FioField<Amount> size, filesize, io_size, offset, offset_increment;
   FioField<std::uint64_t> number_ios, blockalign, offset_align;
-  FioField<Picos> runtime, ramp_time, thinktime;
+  FioField<Picos> runtime, ramp_time, thinktime, thinktime_spin;
   FioField<std::pair<Picos, Picos>> startdelay;
   FioField<bool> time_based, norandommap, randrepeat, stonewall;
   FioField<std::uint64_t> rwmixread, rwmixwrite, percentage_random;
@@ -89,13 +89,16 @@ struct FioPhase {
   bool stonewall = false;
 };
 
-// The JobSpec of a job; ConfigError for values that cannot run (yet): numjobs > 1, thinktime,
-// rate, fsync, ramp_time, per-direction lists...
+// The JobSpec of a job (its pacing keys included; numjobs is left to fio_phases); ConfigError
+// for values that cannot run: a startdelay range, per-direction lists...
 FioPhase fio_job_to_phase(const FioJob& job, const std::string& source_name);
 
-// `ssdlab run --fio`: each job a phase, one after another (a startdelay an idle phase before
-// it); ConfigError when the file needs jobs running at the same time (not supported yet).
-// Notes and warnings go to ScenarioSpec::notes.
+// The phases of a job file: a job with stonewall (wait_for_previous) starts a new phase, the
+// jobs of a phase run at the same time (PhaseSpec::more_jobs); numjobs=N makes N clones of a
+// job (clone_index 0..N-1, the same name), as fio does.
+std::vector<PhaseSpec> fio_phases(const FioJobFile& file);
+
+// `ssdlab run --fio`: the phases of fio_phases. Notes and warnings go to ScenarioSpec::notes.
 ScenarioSpec fio_scenario(const FioJobFile& file, const std::string& drive_path);
 
 }  // namespace ssdlab

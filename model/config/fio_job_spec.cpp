@@ -19,14 +19,10 @@ class Mapper {
   [[noreturn]] void fail(const FioField<T>& f, const std::string& key, const std::string& what) const {
     throw ConfigError(m_src + ":" + std::to_string(f.given() ? f.line : m_job.line) + ": " + key + ": " + what);
   }
-  // A key ssdlab parses but cannot run yet: an error, never silently ignored.
-  template <class T>
-  void not_yet(const FioField<T>& f, bool used, const std::string& key, const std::string& what) const {
-    if (f.given() && used) fail(f, key, what + " is not supported yet (planned with concurrent jobs)");
-  }
   void sizes(JobSpec& s) const;
   void region(JobSpec& s) const;
   void randomness(JobSpec& s) const;
+  void pacing(JobSpec& s) const;
 
   const FioJob& m_job;
   const std::string& m_src;
@@ -111,16 +107,8 @@ void Mapper::randomness(JobSpec& s) const {
 
 FioPhase Mapper::map() {
   const FioJob& j = m_job;
-  not_yet(j.numjobs, j.numjobs.value > 1, "numjobs", "numjobs > 1 (concurrent clones sharing the NCQ tags)");
-  not_yet(j.thinktime, j.thinktime.value > 0, "thinktime", "thinktime");
-  not_yet(j.thinktime_blocks, true, "thinktime_blocks", "thinktime_blocks");
-  not_yet(j.rate, j.rate.value > 0, "rate", "rate");
-  not_yet(j.rate_iops, j.rate_iops.value > 0, "rate_iops", "rate_iops");
-  not_yet(j.fsync, j.fsync.value > 0, "fsync", "fsync (FLUSH CACHE every N writes)");
-  not_yet(j.fdatasync, j.fdatasync.value > 0, "fdatasync", "fdatasync (FLUSH CACHE every N writes)");
-  not_yet(j.ramp_time, j.ramp_time.value > 0, "ramp_time", "ramp_time");
   if (j.startdelay.given() && j.startdelay.value.first != j.startdelay.value.second)
-    fail(j.startdelay, "startdelay", "a random delay range is not supported yet; give one time");
+    fail(j.startdelay, "startdelay", "a random delay range is not supported; give one time");
   FioPhase p;
   p.name = j.name;
   p.line = j.line;
@@ -141,12 +129,54 @@ FioPhase Mapper::map() {
   s.time_based = j.time_based.value;
   if (s.time_based && s.runtime_ps == 0) fail(j.time_based, "time_based", "needs a runtime");
   randomness(s);
+  pacing(s);
+  s.name = j.name;
   return p;
+}
+
+// fio: ramp_time and runtime follow the startdelay; thinktime_spin is part of thinktime (the
+// simulated host has no CPU to spin); fsync and fdatasync both become FLUSH CACHE EXT.
+void Mapper::pacing(JobSpec& s) const {
+  const FioJob& j = m_job;
+  s.startdelay_ps = j.startdelay.value.first;
+  s.ramp_ps = j.ramp_time.value;
+  s.thinktime_ps = j.thinktime.value;
+  if (j.thinktime_spin.value > j.thinktime.value)
+    fail(j.thinktime_spin, "thinktime_spin", "must not exceed thinktime (the spin is part of it)");
+  if (j.thinktime_blocks.given()) s.thinktime_blocks = static_cast<std::uint32_t>(j.thinktime_blocks.value);
+  s.rate_bytes = j.rate.value;
+  s.rate_iops = j.rate_iops.value;
+  const FioField<std::uint64_t>& sync = j.fsync.value ? j.fsync : j.fdatasync;
+  if (sync.value > 0xffffffffULL) fail(sync, j.fsync.value ? "fsync" : "fdatasync", "must be below 2^32");
+  s.flush_every = static_cast<std::uint32_t>(sync.value);
 }
 
 }  // namespace
 
 FioPhase fio_job_to_phase(const FioJob& job, const std::string& source_name) { return Mapper(job, source_name).map(); }
+
+std::vector<PhaseSpec> fio_phases(const FioJobFile& file) {
+  std::vector<PhaseSpec> phases;
+  for (std::size_t i = 0; i < file.jobs.size(); ++i) {
+    const FioPhase p = fio_job_to_phase(file.jobs[i], file.path);
+    const std::uint64_t clones = file.jobs[i].numjobs.given() ? file.jobs[i].numjobs.value : 1;
+    for (std::uint64_t c = 0; c < clones; ++c) {
+      JobSpec job = p.job;
+      job.clone_index = static_cast<std::uint32_t>(c);
+      if (phases.empty() || (p.stonewall && c == 0)) {
+        PhaseSpec phase;
+        phase.name = p.name;
+        phase.kind = PhaseKind::kJob;
+        phase.job = job;
+        phase.line = p.line;
+        phases.push_back(phase);
+      } else {
+        phases.back().more_jobs.push_back(job);
+      }
+    }
+  }
+  return phases;
+}
 
 ScenarioSpec fio_scenario(const FioJobFile& file, const std::string& drive_path) {
   ScenarioSpec spec;
@@ -156,28 +186,7 @@ ScenarioSpec fio_scenario(const FioJobFile& file, const std::string& drive_path)
   spec.drive_path = drive_path;
   spec.notes = file.notes;
   spec.notes.insert(spec.notes.end(), file.warnings.begin(), file.warnings.end());
-  for (std::size_t i = 0; i < file.jobs.size(); ++i) {
-    const FioPhase p = fio_job_to_phase(file.jobs[i], file.path);
-    if (i > 0 && !p.stonewall)
-      throw ConfigError(file.path + ":" + std::to_string(p.line) + ": [" + p.name + "]: runs at the same time as [" +
-                        file.jobs[i - 1].name + "] (line " + std::to_string(file.jobs[i - 1].line) +
-                        "); concurrent jobs are not supported yet: add stonewall (or wait_for_previous) to run "
-                        "them one after another");
-    if (p.startdelay_ps > 0) {
-      PhaseSpec idle;
-      idle.name = p.name + "-startdelay";
-      idle.kind = PhaseKind::kIdle;
-      idle.idle_ps = p.startdelay_ps;
-      idle.line = p.line;
-      spec.phases.push_back(idle);
-    }
-    PhaseSpec phase;
-    phase.name = p.name;
-    phase.kind = PhaseKind::kJob;
-    phase.job = p.job;
-    phase.line = p.line;
-    spec.phases.push_back(phase);
-  }
+  spec.phases = fio_phases(file);
   return spec;
 }
 

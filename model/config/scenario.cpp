@@ -48,6 +48,7 @@ bool same_sizes(const JobSpec& a, const JobSpec& b) {
 }
 }  // namespace
 
+// The name is a label in the results, not part of what the job does.
 bool operator==(const JobSpec& a, const JobSpec& b) {
   return a.rw == b.rw && same_sizes(a, b) && a.iodepth == b.iodepth && a.size == b.size && a.io_size == b.io_size &&
          a.io_size_set == b.io_size_set && a.offset == b.offset && a.runtime_ps == b.runtime_ps &&
@@ -55,7 +56,10 @@ bool operator==(const JobSpec& a, const JobSpec& b) {
          a.randseed_set == b.randseed_set && a.norandommap == b.norandommap && a.seq_skip_bytes == b.seq_skip_bytes &&
          a.random_run == b.random_run && a.percentage_random == b.percentage_random &&
          a.distribution == b.distribution && a.number_ios == b.number_ios && a.offset_increment == b.offset_increment &&
-         a.clone_index == b.clone_index && a.offset_align_bytes == b.offset_align_bytes;
+         a.clone_index == b.clone_index && a.offset_align_bytes == b.offset_align_bytes &&
+         a.startdelay_ps == b.startdelay_ps && a.ramp_ps == b.ramp_ps && a.thinktime_ps == b.thinktime_ps &&
+         a.thinktime_blocks == b.thinktime_blocks && a.rate_bytes == b.rate_bytes && a.rate_iops == b.rate_iops &&
+         a.flush_every == b.flush_every;
 }
 
 }  // namespace ssdlab

@@ -81,6 +81,18 @@ struct JobSpec {
   Amount offset_increment{false, 0.0, 0};  // region start += offset_increment * clone_index
   std::uint32_t clone_index = 0;           // fio's subjob number (numjobs clones; 0 for one job)
   std::uint64_t offset_align_bytes = 0;    // percentage offsets aligned up to this; 0 = bs
+  // Concurrency and pacing (issue 13; the host driver acts on them). The defaults are a
+  // closed-loop job as before. Times count from the job's start (the phase's start + startdelay).
+  std::string name;                    // the job's name in per-job results (fio's jobname); empty: the phase's
+  Picos startdelay_ps = 0;             // the job starts this long after the phase
+  Picos ramp_ps = 0;                   // ramp_time: completions in [start, start + ramp) are not counted
+  Picos thinktime_ps = 0;              // after every thinktime_blocks requests: wait for them, then think
+  std::uint32_t thinktime_blocks = 1;  // (thinktime_spin is part of thinktime: no CPU is simulated)
+  std::uint64_t rate_bytes = 0;        // bytes/s, each direction (read, write, trim) on its own; 0 = none
+  std::uint64_t rate_iops = 0;         // requests/s, each direction on its own; 0 = none
+  std::uint32_t flush_every = 0;       // fsync / fdatasync = N: a FLUSH CACHE EXT after every N writes
+  // Whether the host driver must pace the job (any of the keys above but name).
+  bool paced() const { return startdelay_ps || ramp_ps || thinktime_ps || rate_bytes || rate_iops || flush_every; }
 };
 
 bool operator==(const AccessZone& a, const AccessZone& b);
@@ -124,6 +136,9 @@ struct PhaseSpec {
   std::string name;
   PhaseKind kind = PhaseKind::kJob;
   JobSpec job;
+  // Jobs that run at the same time as `job` (fio's numjobs and job sections without stonewall,
+  // YAML `jobs:` / `numjobs:`), sharing the HBA's NCQ tags; empty: `job` runs alone.
+  std::vector<JobSpec> more_jobs;
   TrimSpec trim;
   PreconditionPhase precondition;
   ReplaySpec replay;

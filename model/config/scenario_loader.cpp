@@ -124,6 +124,11 @@ class ScenarioParser {
   std::vector<Expectation> parse_expect(const YAML::Node& node, const std::string& path);
   JobSpec parse_job(const YAML::Node& node, const std::string& path);
   void parse_fio_keys(const YAML::Node& node, const std::string& path, JobSpec& job);
+  void parse_pacing(const YAML::Node& node, const std::string& path, JobSpec& job);
+  void add_jobs(const YAML::Node& node, const std::string& path, PhaseSpec& phase, bool first);
+  void parse_fio_phase(const YAML::Node& node, const std::string& path, const std::string& suffix,
+                       std::vector<PhaseSpec>& out);
+  std::vector<std::string>* notes_ = nullptr;  // the scenario's notes (fio: phases add theirs)
   std::uint64_t job_size(const YAML::Node& node, const std::string& path);
   Amount amount(const YAML::Node& node, const std::string& path);
   RwMode rw_mode(const YAML::Node& node, const std::string& path);
@@ -160,6 +165,7 @@ ScenarioSpec ScenarioParser::parse(const YAML::Node& root) {
   }
   if (const YAML::Node list = root["percentile_list"]) spec.percentile_list = parse_percentile_list(src_, list);
   const YAML::Node phases = require(src_, root, "", "phases");
+  notes_ = &spec.notes;
   spec.phases.reserve(count_phases(phases, "phases", 0));
   parse_phase_list(phases, "phases", "", spec.phases, 0);
   return spec;
@@ -291,6 +297,12 @@ void ScenarioParser::parse_phase(const YAML::Node& node, const std::string& path
     if (node["expect"]) src_.fail(node["expect"], join_path(path, "expect"), "put expect on the repeated phases");
     return;
   }
+  if (action == "fio") {
+    if (node["expect"] || node["note"] || named)
+      src_.fail(node, path, "a fio phase takes its names from the job file: no name, note or expect");
+    parse_fio_phase(node["fio"], join_path(path, "fio"), suffix, out);
+    return;
+  }
   if (node["note"]) phase.note = get_string(src_, node["note"], join_path(path, "note"));
   if (node["expect"]) phase.expect = parse_expect(node["expect"], join_path(path, "expect"));
   phase.name += suffix;
@@ -307,7 +319,11 @@ void ScenarioParser::parse_action(const YAML::Node& node, const std::string& act
     phase.kind = action == "mark" ? PhaseKind::kMark : PhaseKind::kSecureErase;
   } else if (action == "job") {
     phase.kind = PhaseKind::kJob;
-    phase.job = parse_job(node, path);
+    add_jobs(node, path, phase, true);
+  } else if (action == "jobs") {
+    phase.kind = PhaseKind::kJob;
+    if (!node.IsSequence() || node.size() == 0) src_.fail(node, path, "expected a list of job maps");
+    for (std::size_t i = 0; i < node.size(); ++i) add_jobs(node[i], index_path(path, i), phase, i == 0);
   } else if (action == "fill") {
     // Sequential write of part of the drive: `fill: 100%` or `fill: {size, bs, iodepth, offset}`.
     phase.kind = PhaseKind::kJob;
@@ -448,7 +464,84 @@ JobSpec ScenarioParser::parse_job(const YAML::Node& node, const std::string& pat
     job.norandommap = map.IsNull() || get_bool(src_, map, key("norandommap"));
   }
   parse_fio_keys(node, path, job);
+  parse_pacing(node, path, job);
+  if (node["name"]) {
+    job.name = get_string(src_, node["name"], key("name"));
+    if (job.name.empty()) src_.fail(node["name"], key("name"), "must not be empty");
+  }
+  if (node["offset_increment"]) job.offset_increment = amount(node["offset_increment"], key("offset_increment"));
   return job;
+}
+
+// A job map (`job:` or an entry of `jobs:`) and its numjobs clones into the phase: the first
+// job of the phase is PhaseSpec::job, the others run beside it (more_jobs).
+void ScenarioParser::add_jobs(const YAML::Node& node, const std::string& path, PhaseSpec& phase, bool first) {
+  JobSpec job = parse_job(node, path);
+  const std::uint64_t clones =
+      node["numjobs"] ? uint_key(node["numjobs"], "phases[].job.numjobs", join_path(path, "numjobs")) : 1;
+  for (std::uint64_t c = 0; c < clones; ++c) {
+    job.clone_index = static_cast<std::uint32_t>(c);
+    if (first && c == 0)
+      phase.job = job;
+    else
+      phase.more_jobs.push_back(job);
+  }
+}
+
+// startdelay, ramp_time, thinktime, rate in fio's syntax; the counts as other counts.
+void ScenarioParser::parse_pacing(const YAML::Node& node, const std::string& path, JobSpec& job) {
+  const auto key = [&](const char* name) { return join_path(path, name); };
+  const auto time = [&](const char* name, Picos unit, Picos& out) {
+    const YAML::Node n = node[name];
+    if (!n) return;
+    try {
+      out = fio_parse_time(get_scalar(src_, n, key(name), "a duration"), unit);
+    } catch (const std::invalid_argument& e) {
+      src_.fail(n, key(name), e.what());
+    }
+  };
+  time("startdelay", kPicosPerSec, job.startdelay_ps);
+  time("ramp_time", kPicosPerSec, job.ramp_ps);
+  time("thinktime", kPicosPerUs, job.thinktime_ps);
+  if (node["thinktime_blocks"])
+    job.thinktime_blocks = static_cast<std::uint32_t>(std::min<std::uint64_t>(
+        0xffffffffULL, uint_key(node["thinktime_blocks"], "phases[].job.thinktime_blocks", key("thinktime_blocks"))));
+  if (const YAML::Node n = node["rate"]) {
+    try {
+      job.rate_bytes = fio_parse_size(get_scalar(src_, n, key("rate"), "a size"), 1024);
+    } catch (const std::invalid_argument& e) {
+      src_.fail(n, key("rate"), e.what());
+    }
+  }
+  if (node["rate_iops"]) job.rate_iops = uint_key(node["rate_iops"], "phases[].job.rate_iops", key("rate_iops"));
+  if (node["fsync"])
+    job.flush_every = static_cast<std::uint32_t>(uint_key(node["fsync"], "phases[].job.fsync", key("fsync")));
+}
+
+// `fio: job.fio`: the file's phases (fio_phases), its notes into the scenario's notes.
+void ScenarioParser::parse_fio_phase(const YAML::Node& node, const std::string& path, const std::string& suffix,
+                                     std::vector<PhaseSpec>& out) {
+  const std::string file = get_string(src_, node, path);
+  if (file.empty()) src_.fail(node, path, "must name a fio job file");
+  const std::string resolved = resolve_drive_path(file, src_.name());
+  FioJobFile jobs;
+  try {
+    jobs = load_fio_job_file(resolved);
+  } catch (const ConfigError& e) {
+    src_.fail(node, path, e.what());
+  }
+  std::vector<PhaseSpec> phases;
+  try {
+    phases = fio_phases(jobs);
+  } catch (const ConfigError& e) {
+    src_.fail(node, path, e.what());
+  }
+  for (PhaseSpec& p : phases) {
+    p.name += suffix;
+    p.line = node.Mark().line + 1;
+    out.push_back(std::move(p));
+  }
+  if (notes_) notes_->insert(notes_->end(), jobs.notes.begin(), jobs.notes.end());
 }
 
 // Keys in fio's own value syntax (the same parsers as fio job files, kb_base=1024).

@@ -68,6 +68,15 @@ void add_phase(ParamTable& t) {
   t.push_back(make_param(p + ".repeat", K::kSection, "", "action: run a list of phases several times"));
   t.push_back(
       make_param(p + ".precondition", K::kSection, "", "action: fill + random overwrite through the FTL, no timing"));
+  t.push_back(make_param(p + ".jobs", K::kList, "",
+                         "action: jobs running at the same time and sharing the NCQ tags, each a map of "
+                         "phases[].job keys")
+                  .required());
+  t.push_back(make_param(p + ".fio", K::kString, "",
+                         "action: the jobs of a fio job file, relative to the scenario file (each stonewall "
+                         "group one phase, named after its first job)")
+                  .required()
+                  .not_empty());
 }
 
 void add_job(ParamTable& t) {
@@ -116,6 +125,37 @@ void add_job(ParamTable& t) {
                          "weighted block sizes, fio's SIZE/PERCENT:... (e.g. 4k/80:64k/20; replaces bs)")
                   .def(""));
   t.push_back(make_param(j + "number_ios", K::kCount, "count", "stop after this many requests; 0 = no limit").def("0"));
+  t.push_back(make_param(j + "name", K::kString, "", "the job's name in per-job results (fio's jobname)")
+                  .derived("the phase's name")
+                  .not_empty());
+  t.push_back(make_param(j + "numjobs", K::kCount, "count",
+                         "clones of the job running at the same time (fio's numjobs; offset_increment apart)")
+                  .def("1")
+                  .range(1, 65536));
+  t.push_back(make_param(j + "offset_increment", K::kAmount, "bytes or %",
+                         "clone N's region starts N x this later (fio's offset_increment)")
+                  .def("0")
+                  .shows("0% <= N < 100%"));
+  t.push_back(make_param(j + "startdelay", K::kString, "duration",
+                         "the job starts this long after the phase (fio's syntax; a bare number: s)")
+                  .def("0"));
+  t.push_back(make_param(j + "ramp_time", K::kString, "duration",
+                         "completions in the first ramp_time after the job's start are not counted "
+                         "(fio's syntax; a bare number: s; runtime follows it)")
+                  .def("0"));
+  t.push_back(make_param(j + "thinktime", K::kString, "duration",
+                         "after every thinktime_blocks requests: wait for them, then this long (fio's syntax; "
+                         "a bare number: us)")
+                  .def("0"));
+  t.push_back(
+      make_param(j + "thinktime_blocks", K::kCount, "count", "requests between thinktimes").def("1").range(1, kU64Max));
+  t.push_back(make_param(j + "rate", K::kString, "bytes/s",
+                         "bandwidth cap of each direction on its own (fio's rate, fio's size syntax)")
+                  .def("0"));
+  t.push_back(make_param(j + "rate_iops", K::kCount, "IO/s", "request-rate cap of each direction on its own").def("0"));
+  t.push_back(make_param(j + "fsync", K::kCount, "count", "a FLUSH CACHE EXT after every N writes; 0 = none")
+                  .def("0")
+                  .range(0, 0xffffffffULL));
 }
 
 void add_actions(ParamTable& t) {

@@ -16,6 +16,7 @@
 #include "model/config/params.h"
 #include "model/sim/drive_info.h"
 #include "model/sim/explain.h"
+#include "model/sim/fio_output.h"
 #include "model/sim/latency_log.h"
 #include "model/sim/replay_cmd.h"
 #include "model/sim/run_scenario.h"
@@ -145,6 +146,10 @@ int sc_main(int argc, char** argv) {
   run_cmd->add_option("--fio", run.fio_path, "run the jobs of a fio job file (one after another) instead");
   run_cmd->add_option("--drive", run.drive_path, "drive config for --fio");
   run_cmd->add_flag("--fio-lenient", run.fio_lenient, "--fio: unsupported keys are warnings, not errors");
+  run_cmd
+      ->add_option("--output-format", run.output_format,
+                   "normal, or json: fio's JSON results (also DIR/fio.json) on stdout, nothing else there")
+      ->check(CLI::IsMember({"normal", "json"}));
   CLI::App* info_cmd = app.add_subcommand("info", "print the facts a drive config implies");
   info_cmd->add_option("config", info_path, "drive config YAML (configs/*.yaml)")->required();
   info_cmd->add_option("-p,--param", info_overrides, "override a config key");
@@ -220,7 +225,9 @@ int sc_main(int argc, char** argv) {
         std::cerr << "ssdlab: run: give a SCENARIO, or --fio JOB.fio --drive CONFIG\n";
         return 2;
       }
-      ssdlab::run_scenario(run);
+      if (run.output_format == "json") run.quiet = true;
+      const ssdlab::RunOutcome outcome = ssdlab::run_scenario(run);
+      if (run.output_format == "json") std::cout << ssdlab::fio_json(outcome.scenario, outcome.results);
     } else if (*replay_cmd) {
       ssdlab::run_replay(replay);
     } else if (*serve_cmd) {

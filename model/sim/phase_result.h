@@ -10,6 +10,7 @@
 
 #include "model/config/scenario.h"
 
+#include "host/job_tally.h"
 #include "model/core/types.h"
 #include "model/stats/io_stats.h"
 #include "model/stats/stats_tree.h"
@@ -24,6 +25,13 @@ inline const std::string kDieBusy = "drive.nand.channel[].die[].busy";  // a pat
 inline const std::string kLinkBusy = "drive.link.busy";
 }  // namespace stat_path
 
+// One of several jobs a phase ran at the same time (fio's jobs[]).
+struct JobResult {
+  std::string name;
+  IoStats io;
+  JobTally tally;
+};
+
 struct PhaseResult {
   std::string name;
   std::string kind;
@@ -34,6 +42,10 @@ struct PhaseResult {
   std::vector<Expectation> expect;  // the documents' figures for this phase
   // A replay phase: what the trace held and what was done with it (summary.json "replay").
   std::vector<std::pair<std::string, std::uint64_t>> replay;
+  // Job phases: flushes, ramp completions and open-loop lateness (all jobs); and, when the
+  // phase ran several jobs at once, each job's own figures (`io` is then their sum).
+  JobTally tally;
+  std::vector<JobResult> jobs;
 
   // Firmware and flash activity during the phase, from the tree.
   std::uint64_t ftl(const char* name) const { return stats.count(stat_path::kFtl + name); }

@@ -51,6 +51,34 @@ std::string csv_field(const std::string& text) {
 
 namespace {
 
+// Job phases (issue 13): flushes, ramp completions, open-loop lateness, each concurrent job.
+// Only what a phase has: the seed scenarios' summaries keep their keys.
+void add_job_figures(nlohmann::json& j, const PhaseResult& r, const std::vector<double>& percentiles) {
+  const JobTally& t = r.tally;
+  if (t.flushes) j["flushes"] = t.flushes;
+  if (t.ramp_ios) j["ramp_completions"] = t.ramp_ios;
+  if (t.timed)
+    j["issue_lateness"] = {{"timed_requests", t.timed},
+                           {"late_requests", t.late},
+                           {"max_us", us(double(t.late_max_ps))},
+                           {"mean_us", us(t.late_mean_ps())}};
+  if (r.jobs.empty()) return;
+  nlohmann::json jobs = nlohmann::json::array();
+  for (const JobResult& job : r.jobs) {
+    const double s = double(job.io.elapsed_ps()) / double(kPicosPerSec);
+    jobs.push_back({{"name", job.name},
+                    {"reads", job.io.reads},
+                    {"writes", job.io.writes},
+                    {"trims", job.io.trims},
+                    {"flushes", job.tally.flushes},
+                    {"read_bytes", job.io.read_bytes},
+                    {"write_bytes", job.io.write_bytes},
+                    {"iops", s > 0 ? double(job.io.ios()) / s : 0.0},
+                    {"latency_us", latency_json(*job.io.latency(), percentiles)}});
+  }
+  j["jobs"] = jobs;
+}
+
 nlohmann::json phase_json(const PhaseResult& r, const std::vector<double>& percentiles) {
   nlohmann::json j;
   j["name"] = r.name;
@@ -105,6 +133,7 @@ nlohmann::json phase_json(const PhaseResult& r, const std::vector<double>& perce
     }
     j["expect"] = expect;
   }
+  add_job_figures(j, r, percentiles);
   return j;
 }
 

@@ -13,6 +13,7 @@
 #include "model/config/config_loader.h"
 #include "model/config/fio_job.h"
 #include "model/sim/explain.h"
+#include "model/sim/fio_output.h"
 #include "model/sim/instruments/instruments.h"
 #include "model/sim/latency_log.h"
 #include "model/sim/progress.h"
@@ -174,6 +175,8 @@ RunOutcome run_prepared(const RunOptions& options, const ScenarioSpec& scenario,
   outcome.out_dir = out.string();
   const std::string summary = summary_json(scenario, config, outcome.results);
   write_file(out / "summary.json", summary);
+  if (!options.fio_path.empty() || options.output_format == "json")
+    write_file(out / "fio.json", fio_json(scenario, outcome.results));
   const std::string explain = explain_summary(nlohmann::json::parse(summary));
   write_file(out / "explain.txt", explain);
   std::vector<std::string> phase_names;

@@ -35,6 +35,9 @@ struct RunOptions {
   std::string fio_path;
   std::string drive_path;
   bool fio_lenient = false;  // unsupported fio keys become warnings (listed in fio-notes.txt)
+  // --output-format json: fio's JSON on stdout (model/sim/fio_output.h); a --fio run writes
+  // DIR/fio.json either way.
+  std::string output_format = "normal";
 };
 
 struct RunOutcome {

@@ -27,18 +27,25 @@ void scale_amount(Amount& a, double f) {
   if (!a.is_percent) a.bytes = static_cast<std::uint64_t>(std::llround(double(a.bytes) * f)) / 4096 * 4096;
 }
 Picos scale_time(Picos t, double f) { return static_cast<Picos>(std::llround(double(t) * f)); }
+
+void scale_job(JobSpec& job, double f) {
+  scale_amount(job.size, f);
+  if (!job.size.is_percent && job.size.bytes < job.bs_bytes) job.size.bytes = job.bs_bytes;
+  if (job.io_size_set) scale_amount(job.io_size, f);
+  scale_amount(job.offset, f);
+  scale_amount(job.offset_increment, f);
+  for (AccessZone& z : job.distribution.zones)  // zoned_abs sizes shrink with the drive
+    z.size_bytes = static_cast<std::uint64_t>(std::llround(double(z.size_bytes) * f)) / 4096 * 4096;
+  job.runtime_ps = scale_time(job.runtime_ps, f);
+  job.startdelay_ps = scale_time(job.startdelay_ps, f);
+  job.ramp_ps = scale_time(job.ramp_ps, f);
+}
 }  // namespace
 
 void scale_scenario(ScenarioSpec& scenario, double f) {
   for (PhaseSpec& p : scenario.phases) {
-    scale_amount(p.job.size, f);
-    if (!p.job.size.is_percent && p.job.size.bytes < p.job.bs_bytes) p.job.size.bytes = p.job.bs_bytes;
-    if (p.job.io_size_set) scale_amount(p.job.io_size, f);
-    scale_amount(p.job.offset, f);
-    scale_amount(p.job.offset_increment, f);
-    for (AccessZone& z : p.job.distribution.zones)  // zoned_abs sizes shrink with the drive
-      z.size_bytes = static_cast<std::uint64_t>(std::llround(double(z.size_bytes) * f)) / 4096 * 4096;
-    p.job.runtime_ps = scale_time(p.job.runtime_ps, f);
+    scale_job(p.job, f);
+    for (JobSpec& job : p.more_jobs) scale_job(job, f);
     p.idle_ps = scale_time(p.idle_ps, f);
     scale_amount(p.trim.offset, f);
     scale_amount(p.trim.size, f);

@@ -50,6 +50,7 @@ class ScenarioRunner : public sc_core::sc_module {
  private:
   void run();
   void run_phase(const PhaseSpec& phase, std::size_t index);
+  void run_job_phase(const PhaseSpec& phase, std::size_t index, PhaseResult& r);
   void wait_quiescent();
   void drain();  // the buffer onto flash (the host is idle)
   void run_host_work();

@@ -30,12 +30,59 @@ PY
 }
 check "a fio job file and the same jobs in YAML give identical phase results" same_figures
 
-printf '[a]\nrw=read\n[b]\nrw=write\n' > "$tmp/concurrent.fio"
-"$bin" run --fio "$tmp/concurrent.fio" --drive "$src/configs/default.yaml" --out "$tmp/c" 2> "$tmp/c.err"
-rc=$?
-check "concurrent jobs: exit code 2" test "$rc" -eq 2
-check "concurrent jobs: the error says so and names the line" \
-  grep -q "concurrent.fio:3: \[b\]: runs at the same time as \[a\] (line 1); concurrent jobs are not supported yet" "$tmp/c.err"
+# Concurrent jobs (issue 13): the fio file, the same jobs in YAML and the file as a `fio:` phase
+# give identical phase results; fio.json reads like real fio's JSON.
+export SSDLAB_FIO_DEVICE=/dev/null
+"$bin" run --fio "$data/concurrent.fio" --drive "$src/configs/default.yaml" --out "$tmp/cf" --quiet
+"$bin" run "$data/concurrent-equivalent.yaml" --out "$tmp/cy" --quiet
+"$bin" run "$data/concurrent-fio-phase.yaml" --out "$tmp/cp" --quiet
+same_phases() {
+  python3 - "$1" "$2" <<'PY'
+import json, sys
+a, b = ([{k: v for k, v in p.items() if k != "wall_seconds"} for p in json.load(open(f))["phases"]] for f in sys.argv[1:3])
+if len(a) != 2 or a != b:
+    print("phases differ:", [p.get("name") for p in a], [p.get("name") for p in b])
+    sys.exit(1)
+if [j["name"] for j in a[0]["jobs"]] != ["writer", "reader", "reader"]:
+    sys.exit("jobs of the first phase: " + str(a[0].get("jobs")))
+PY
+}
+check "concurrent jobs: fio file and YAML jobs give identical results" same_phases "$tmp/cf/summary.json" "$tmp/cy/summary.json"
+check "concurrent jobs: a fio: phase gives the same results" same_phases "$tmp/cf/summary.json" "$tmp/cp/summary.json"
+check "run --fio writes fio.json" test -s "$tmp/cf/fio.json"
+python3 "$src/test/scenarios/fio_json_read.py" "$src/test/data/fio/real-fio-3.33-output.json" > "$tmp/real.txt"
+check "the fio-json reader reads real fio 3.33 output" test "$(wc -l < "$tmp/real.txt")" -eq 3
+python3 "$src/test/scenarios/fio_json_read.py" "$tmp/cf/fio.json" > "$tmp/ours.txt"
+cat "$tmp/ours.txt"
+check "the same reader reads ssdlab's fio.json: one line per job" test "$(wc -l < "$tmp/ours.txt")" -eq 4
+fio_figures() {
+  python3 - "$tmp/cf/fio.json" "$tmp/cf/summary.json" <<'PY'
+import json, sys
+fio, summary = (json.load(open(f)) for f in sys.argv[1:3])
+jobs = fio["jobs"]
+assert [j["jobname"] for j in jobs] == ["writer", "reader", "reader", "paced"], [j["jobname"] for j in jobs]
+assert [j["groupid"] for j in jobs] == [0, 0, 0, 1]
+assert jobs[0]["write"]["total_ios"] == 2048 and jobs[0]["write"]["io_bytes"] == 8 << 20
+assert jobs[1]["read"]["total_ios"] == 1024 and jobs[2]["read"]["total_ios"] == 1024
+phase = summary["phases"][0]
+assert sum(j["read"]["total_ios"] + j["write"]["total_ios"] for j in jobs[:3]) == phase["reads"] + phase["writes"]
+w = jobs[0]["write"]
+assert abs(w["iops"] - w["total_ios"] / (w["runtime"] / 1000.0)) < 0.01 * w["iops"], w
+assert w["bw"] == w["bw_bytes"] // 1024
+assert w["clat_ns"]["min"] <= w["clat_ns"]["percentile"]["99.000000"] <= w["clat_ns"]["max"]
+assert abs(w["lat_ns"]["mean"] / 1000.0 - phase["write_latency_us"]["mean"]) <= 1e-6 * w["lat_ns"]["mean"], (w["lat_ns"], phase["write_latency_us"])
+assert jobs[3]["sync"]["total_ios"] > 0 and summary["phases"][1]["flushes"] == jobs[3]["sync"]["total_ios"]
+assert summary["phases"][1]["ramp_completions"] > 0
+# A flush does not leak into the requests after it: reads stay reads, one flush per 16 writes at most.
+assert jobs[3]["read"]["total_ios"] > 0 and jobs[3]["sync"]["total_ios"] * 16 <= 2000, jobs[3]["sync"]
+PY
+}
+check "fio.json: names, groups, counts and rates agree with summary.json" fio_figures
+"$bin" run --fio "$data/concurrent.fio" --drive "$src/configs/default.yaml" --out "$tmp/cj" --output-format=json \
+  > "$tmp/stdout.json"
+check "--output-format=json: fio's JSON on stdout and nothing else" python3 "$src/test/scenarios/fio_json_read.py" "$tmp/stdout.json"
+check "--output-format=json: stdout is fio.json" cmp "$tmp/stdout.json" "$tmp/cj/fio.json"
+unset SSDLAB_FIO_DEVICE
 printf '[a]\nrw=read\nloops=2\n' > "$tmp/unknown.fio"
 "$bin" run --fio "$tmp/unknown.fio" --drive "$src/configs/default.yaml" --out "$tmp/u" 2> "$tmp/u.err"
 check "unknown key: an error naming file, line and key" grep -q "unknown.fio:3: loops: not a supported fio key" "$tmp/u.err"

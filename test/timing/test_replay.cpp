@@ -38,9 +38,8 @@ std::uint64_t row(const PhaseResult& r, const std::string& name) {
 
 }  // namespace
 
-// Open loop needs the host driver to honour IoSpec::issue_at_ps (helper "jobs", issue 13):
-// until that lands this case fails and is tagged mayfail; remove the tag after the merge.
-TEST_CASE("Replay open loop waits for each timestamp and speed 2 halves the gaps", "[replay][!mayfail]") {
+// Open loop: the host driver issues each request at its IoSpec::issue_at_ps.
+TEST_CASE("Replay open loop waits for each timestamp and speed 2 halves the gaps", "[replay]") {
   // Ten 4 KiB reads 1 ms apart: the last is due at 9 ms.
   const std::string trace = "replay_open_loop.txt";
   {

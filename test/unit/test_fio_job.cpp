@@ -191,13 +191,10 @@ TEST_CASE("fio job file errors name the file and the line", "[fio]") {
         "value");
   CHECK(error_of("[j]\nbs=1000\n") ==
         "job.fio:2: bs: must be a non-zero multiple of 512 bytes (the drive's sector), got 1000");
-  CHECK(error_of("[j]\nnumjobs=4\n") ==
-        "job.fio:2: numjobs: numjobs > 1 (concurrent clones sharing the NCQ tags) is not supported yet (planned with "
-        "concurrent jobs)");
-  CHECK(error_of("[j]\nthinktime=10\n") ==
-        "job.fio:2: thinktime: thinktime is not supported yet (planned with concurrent jobs)");
-  CHECK(error_of("[j]\nfsync=8\n") ==
-        "job.fio:2: fsync: fsync (FLUSH CACHE every N writes) is not supported yet (planned with concurrent jobs)");
+  CHECK(error_of("[j]\nthinktime=10\nthinktime_spin=20\n") ==
+        "job.fio:3: thinktime_spin: must not exceed thinktime (the spin is part of it)");
+  CHECK(error_of("[j]\nstartdelay=1-3\n") ==
+        "job.fio:2: startdelay: a random delay range is not supported; give one time");
   CHECK(error_of("[j]\ntime_based\n") == "job.fio:2: time_based: needs a runtime");
   CHECK(error_of("[j]\nrandom_distribution=zipf:0\n") ==
         "job.fio:2: random_distribution: zipf theta must be > 0 and different from 1.0 (as fio requires), got 0");
@@ -240,32 +237,50 @@ TEST_CASE("a fio job maps onto the JobSpec fields fio's keys mean", "[fio]") {
   CHECK(seq.job.random_run == 1);
 }
 
-TEST_CASE("a fio file of jobs one after another becomes phases and concurrent jobs are refused", "[fio]") {
+TEST_CASE("stonewall groups of a fio file become phases whose jobs run at the same time", "[fio]") {
   const FioJobFile f = parse(
       "[global]\nbs=4k\nioengine=psync\n[fill]\nrw=write\nsize=10%\n[hot]\nwait_for_previous\nrw=randwrite\n"
-      "random_distribution=zipf:1.2\nio_size=64m\nstartdelay=2\n",
+      "random_distribution=zipf:1.2\nio_size=64m\nstartdelay=2\n[cold]\nrw=randread\nnumjobs=2\n"
+      "offset_increment=1g\n",
       env({}));
   const ScenarioSpec s = fio_scenario(f, "drive.yaml");
   CHECK(s.name == "job");
   CHECK(s.drive_path == "drive.yaml");
-  REQUIRE(s.phases.size() == 3);
+  REQUIRE(s.phases.size() == 2);
   CHECK(s.phases[0].name == "fill");
   CHECK(s.phases[0].job.rw == RwMode::kWrite);
-  CHECK(s.phases[1].kind == PhaseKind::kIdle);
-  CHECK(s.phases[1].idle_ps == 2 * kPicosPerSec);
-  CHECK(s.phases[2].name == "hot");
-  CHECK(s.phases[2].line == 7);
-  CHECK(s.phases[2].job.distribution.kind == RandomDist::kZipf);
+  CHECK(s.phases[0].more_jobs.empty());
+  const PhaseSpec& hot = s.phases[1];
+  CHECK(hot.name == "hot");
+  CHECK(hot.line == 7);
+  CHECK(hot.job.name == "hot");
+  CHECK(hot.job.distribution.kind == RandomDist::kZipf);
+  CHECK(hot.job.startdelay_ps == 2 * kPicosPerSec);  // the job's own delay, not an idle phase
+  REQUIRE(hot.more_jobs.size() == 2);                // [cold] x numjobs=2, beside [hot]
+  for (std::uint32_t c = 0; c < 2; ++c) {
+    CHECK(hot.more_jobs[c].name == "cold");
+    CHECK(hot.more_jobs[c].rw == RwMode::kRandRead);
+    CHECK(hot.more_jobs[c].clone_index == c);
+    CHECK(hot.more_jobs[c].offset_increment.bytes == (1ull << 30));
+  }
   REQUIRE(s.notes.size() == 1);
   CHECK_THAT(s.notes[0], Catch::StartsWith("job.fio:3: ioengine=psync accepted and ignored"));
-  try {
-    fio_scenario(parse("[a]\nrw=read\n[b]\nrw=write\n"), "drive.yaml");
-    FAIL("no error");
-  } catch (const ConfigError& e) {
-    CHECK(std::string(e.what()) ==
-          "job.fio:3: [b]: runs at the same time as [a] (line 1); concurrent jobs are not supported yet: add "
-          "stonewall (or wait_for_previous) to run them one after another");
-  }
+}
+
+TEST_CASE("fio pacing keys map onto the JobSpec", "[fio]") {
+  const FioPhase p = fio_job_to_phase(parse("[j]\nramp_time=2\nthinktime=50\nthinktime_spin=10\nthinktime_blocks=4\n"
+                                            "rate=1m\nrate_iops=500\nfdatasync=8\nstartdelay=100ms\n")
+                                          .jobs[0],
+                                      "job.fio");
+  CHECK(p.job.ramp_ps == 2 * kPicosPerSec);
+  CHECK(p.job.thinktime_ps == 50 * kPicosPerUs);
+  CHECK(p.job.thinktime_blocks == 4);
+  CHECK(p.job.rate_bytes == 1024 * 1024);
+  CHECK(p.job.rate_iops == 500);
+  CHECK(p.job.flush_every == 8);
+  CHECK(p.job.startdelay_ps == 100 * kPicosPerMs);
+  CHECK(p.job.paced());
+  CHECK_FALSE(fio_job_to_phase(parse("[j]\nrw=read\n").jobs[0], "job.fio").job.paced());
 }
 
 TEST_CASE("a bad kb_base is a located error like any other value", "[fio]") {

@@ -417,3 +417,74 @@ TEST_CASE("a stray comma at the top level is an error and not a hang", "[scenari
   CHECK_THAT(error_of("drive: d.yaml\nphases: [mark]\n---\n,\n"),
              Catch::StartsWith("s.yaml:") && Catch::Contains("syntax error"));
 }
+
+TEST_CASE("YAML jobs lists and numjobs run jobs at the same time", "[scenario][jobs]") {
+  const ScenarioSpec s = parse_scenario(
+      "drive: d.yaml\n"
+      "phases:\n"
+      "  - name: both\n"
+      "    jobs:\n"
+      "      - {name: hot, rw: randwrite, bs: 4k, iodepth: 4, size: 10%, random_distribution: zipf:1.2}\n"
+      "      - {name: cold, rw: randread, bs: 4k, numjobs: 2, offset_increment: 1g, thinktime: 50,\n"
+      "         thinktime_blocks: 2, rate: 1m, rate_iops: 300, ramp_time: 2, startdelay: 10ms, fsync: 8}\n"
+      "  - job: {rw: read, bs: 4k, numjobs: 3}\n",
+      "s.yaml");
+  REQUIRE(s.phases.size() == 2);
+  const PhaseSpec& both = s.phases[0];
+  CHECK(both.job.name == "hot");
+  CHECK(both.job.distribution.kind == RandomDist::kZipf);
+  CHECK_FALSE(both.job.paced());
+  REQUIRE(both.more_jobs.size() == 2);
+  for (std::uint32_t c = 0; c < 2; ++c) {
+    const JobSpec& j = both.more_jobs[c];
+    CHECK(j.name == "cold");
+    CHECK(j.clone_index == c);
+    CHECK(j.offset_increment.bytes == (1ull << 30));
+    CHECK(j.thinktime_ps == 50 * kPicosPerUs);  // fio's unit for thinktime: us
+    CHECK(j.thinktime_blocks == 2);
+    CHECK(j.rate_bytes == 1024 * 1024);
+    CHECK(j.rate_iops == 300);
+    CHECK(j.ramp_ps == 2 * kPicosPerSec);
+    CHECK(j.startdelay_ps == 10 * kPicosPerMs);
+    CHECK(j.flush_every == 8);
+  }
+  CHECK(s.phases[1].more_jobs.size() == 2);  // numjobs: 3 = the job and two clones
+  CHECK(s.phases[1].more_jobs[1].clone_index == 2);
+}
+
+TEST_CASE("bad jobs and numjobs keys name the file, line and key", "[scenario][jobs]") {
+  CHECK(error_of("drive: d.yaml\nphases:\n  - jobs: []\n") == "s.yaml:3: phases[0].jobs: expected a list of job maps");
+  CHECK(error_of("drive: d.yaml\nphases:\n  - jobs:\n    - {rw: read, bs: 4k}\n    - {rw: read, bs: 4k, numjob: 2}\n")
+            .find("s.yaml:5: phases[0].jobs[1].numjob: unknown key (did you mean 'numjobs'?)") == 0);
+  CHECK(error_of(one_job("      rw: read\n      bs: 4k\n      numjobs: 0\n")).find("s.yaml:6: phases[0].job.numjobs") ==
+        0);
+  CHECK(error_of(one_job("      rw: read\n      bs: 4k\n      thinktime: 5 parsecs\n"))
+            .find("s.yaml:6: phases[0].job.thinktime") == 0);
+  CHECK(
+      error_of("drive: d.yaml\nphases:\n  - fio: nope.fio\n").find("s.yaml:3: phases[0].fio: nope.fio: cannot open") ==
+      0);
+}
+
+TEST_CASE("a fio phase runs the job file's stonewall groups, the path relative to the scenario", "[scenario][jobs]") {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / "ssdlab_test_fio_phase";
+  fs::create_directories(dir / "jobs");
+  {
+    std::ofstream out(dir / "jobs" / "two.fio");
+    out << "[global]\nbs=4k\nioengine=libaio\n[a]\nrw=randread\n[b]\nrw=randwrite\n[c]\nstonewall\nrw=read\n";
+  }
+  {
+    std::ofstream out(dir / "s.yaml");
+    out << "drive: d.yaml\nphases:\n  - secure_erase\n  - fio: jobs/two.fio\n";
+  }
+  const ScenarioSpec s = load_scenario((dir / "s.yaml").string());
+  REQUIRE(s.phases.size() == 3);
+  CHECK(s.phases[1].name == "a");
+  CHECK(s.phases[1].line == 4);
+  REQUIRE(s.phases[1].more_jobs.size() == 1);
+  CHECK(s.phases[1].more_jobs[0].name == "b");
+  CHECK(s.phases[2].name == "c");
+  REQUIRE(s.notes.size() == 1);
+  CHECK(s.notes[0].find("ioengine=libaio accepted and ignored") != std::string::npos);
+  fs::remove_all(dir);
+}
