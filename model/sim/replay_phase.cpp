@@ -11,7 +11,7 @@ void ScenarioRunner::run_replay(const ReplaySpec& spec, std::uint64_t capacity_b
   std::unique_ptr<TraceSource> source =
       make_trace_source(spec, capacity_bytes / kSectorBytes, m_config.controller.max_transfer_bytes);
   const TraceSource& trace = *source;  // the driver keeps it until the next phase starts
-  JobSpec pacing;  // a trace's own times (issue_at_ps) pace it; only the queue depth is set here
+  JobSpec pacing;                      // a trace's own times (issue_at_ps) pace it; only the queue depth is set here
   pacing.iodepth = spec.iodepth;
   driver.start_source(std::move(source), pacing, r.io, &r.tally);
   run_host_work();
