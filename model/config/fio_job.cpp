@@ -234,6 +234,7 @@ const std::vector<std::pair<std::string, std::string>>& ignored() {
       {"direct", "there is no page cache: every I/O reaches the drive"},
       {"buffered", "there is no page cache: every I/O reaches the drive"},
       {"filename", "the job runs against the simulated drive"},
+      {"uri", "the nbd engine's export: the job runs against the simulated drive"},
       {"group_reporting", "results are per phase"},
       {"thread", "jobs are not processes here"},
       {"description", "free text"}};

@@ -288,3 +288,10 @@ TEST_CASE("a bad kb_base is a located error like any other value", "[fio]") {
   // so its std::invalid_argument escaped instead of a ConfigError.
   CHECK(error_of("[global]\nkb_base=4752\n[j]\nbs=4k\n") == "job.fio:2: kb_base: must be 1000 or 1024, got '4752'");
 }
+
+TEST_CASE("The nbd engine's uri is accepted and ignored like ioengine", "[fio]") {
+  // The same job file runs under real fio against ssdlab serve and under ssdlab run --fio.
+  const FioJobFile f = parse("[global]\nioengine=nbd\nuri=nbd://127.0.0.1:10809\n[j]\nrw=randread\n");
+  REQUIRE(f.notes.size() == 2);
+  CHECK_THAT(f.notes[1], Catch::StartsWith("job.fio:3: uri=nbd://127.0.0.1:10809 accepted and ignored"));
+}
