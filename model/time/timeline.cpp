@@ -46,6 +46,22 @@ void Timeline::update(std::uint32_t lane) {
   }
 }
 
+void Timeline::lower(std::uint32_t lane) {
+  // The lane's key went down (it had none, or the heap got an earlier head): a node's minimum
+  // becomes the smaller of the two, so the climb stops at the first node already below it, and
+  // no sibling is read. A node on the path of the lane whose callback runs still holds that
+  // callback's key, the smallest of all: the climb stops there, and the replay of that lane's
+  // path when the callback returns reads the nodes below.
+  std::size_t i = m_leaves + lane;
+  const Key key = head_key(lane);
+  m_tree_key[i] = key;
+  while (i > 1) {
+    i >>= 1;
+    if (m_tree_key[i] <= key) return;
+    m_tree_key[i] = key;
+  }
+}
+
 void Timeline::sift_up(std::size_t i, const Entry& e) {
   while (i > 0) {
     const std::size_t parent = (i - 1) / 4;
@@ -133,7 +149,7 @@ void Timeline::at(Picos when, TimerClient& client, std::uint32_t what) {
   const Entry e{make_key(when, 0), &client, what};
   push(e);
   // Only a new head changes the tree; the running callback's lane is updated when it returns.
-  if (m_heap.front().key == e.key && m_fired_lane != 0) update(0);
+  if (m_heap.front().key == e.key && m_fired_lane != 0) lower(0);
   // Inside this timeline's pump the wake-up is set when the pump returns.
   if (s_pumping != this) scheduled_outside(when);
 }
@@ -145,7 +161,7 @@ void Timeline::at_lane(Lane lane, Picos when, TimerClient& client, std::uint32_t
     head.key = key;
     head.client = &client;
     head.what = what;
-    if (m_fired_lane != lane.id) update(lane.id);
+    if (m_fired_lane != lane.id) lower(lane.id);
   } else {
     Ring<Entry>& q = m_queued[lane.id];
     if (when < (q.empty() ? head : q.back()).when()) {
