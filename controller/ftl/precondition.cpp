@@ -38,9 +38,12 @@ void PageWriter::flush() {
 void PageWriter::write_page(const Lpn* lpns, std::uint32_t count) {
   for (std::uint32_t i = 0; i < count; ++i) m_ftl.write_to_buffer(lpns[i], i);
   const std::uint32_t dies = m_ftl.geometry().dies;
-  const std::int64_t home = m_ftl.home_die(lpns[0]);  // hybrid: the die of its logical block
-  if (home >= 0) m_next_die = static_cast<std::uint32_t>(home);
-  for (std::uint32_t tries = 0; tries < (home >= 0 ? 1 : dies); ++tries) {
+  std::uint32_t tries = dies;  // page mapping: any die, from the next in turn
+  if (__builtin_expect(m_ftl.hybrid() != nullptr, 0)) {
+    m_next_die = static_cast<std::uint32_t>(m_ftl.home_die(lpns[0]));  // its logical block's die, only
+    tries = 1;
+  }
+  for (; tries > 0; --tries) {
     const std::uint32_t die = m_next_die;
     m_next_die = m_next_die + 1 == dies ? 0 : m_next_die + 1;
     if (!m_ftl.can_place(die)) continue;
