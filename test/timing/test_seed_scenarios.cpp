@@ -59,7 +59,9 @@ constexpr double kSame = 2 * 0.03;
 
 TEST_CASE("D3: after random writes, sequential writes collapse and recover pass after pass", "[seed][d3]") {
   // D3 starts from a secure erase, as the document does; its fresh reference is case 1's (D2).
-  const auto [r, d2] = run_two("d3-vertex-random-then-sequential.yaml", "d2-vertex-fresh-vs-used.yaml", 0.03);
+  // Scale 0.2: with shared GC placement (vertex-30g-fw1275) a copy at 0.03 (61 blocks per die
+  // against absolute free-block thresholds of 4-8) collects too often to recover at all.
+  const auto [r, d2] = run_two("d3-vertex-random-then-sequential.yaml", "d2-vertex-fresh-vs-used.yaml", 0.2);
   const double fresh_w = d2["fresh_write"].write_mbps(), fresh_r = d2["fresh_read"].read_mbps();
   const double w1 = r["pass1_write"].write_mbps(), w2 = r["pass2_write"].write_mbps(),
                w3 = r["pass3_write"].write_mbps();
@@ -67,9 +69,10 @@ TEST_CASE("D3: after random writes, sequential writes collapse and recover pass 
   // Pass 1 writes 25.6 MB/s against 159 fresh; reads 148 against 206.
   CHECK(w1 < 2.0 * (25.6 / 159.0) * fresh_w);
   CHECK(w2 > w1);  // rising over passes
-  // The document's pass 3 writes faster again (40.8 -> 50 MB/s); ssdlab is back to fresh after
-  // one pass (a known departure, issue 14), so pass 3 is only held to not falling back.
-  CHECK(w3 > (1.0 - kSame) * w2);
+  // The document's pass 3 writes faster again (40.8 -> 50 MB/s) and is still far from fresh:
+  // shared GC placement (issue 14) recovers pass after pass, not in one pass.
+  CHECK(w3 > w2);
+  CHECK(w3 < (1.0 - kSame) * fresh_w);
   CHECK(r["pass1_write"].gc_units_copied() > 0);
   CHECK(r["pass1_read"].read_mbps() < (1.0 - kSame) * fresh_r);  // reads lose die parallelism
 }
