@@ -52,8 +52,9 @@ class BufferManager {
   std::uint8_t first_waiter() const { return m_waiters.front(); }
   // Grants the first waiter, of `units`, its slots if they fit (strict arrival order: a large
   // write at the head is not overtaken). True if granted: it leaves the waiters.
+  bool fits(std::uint32_t units) const { return room_for(units) >= units; }
   bool grant(std::uint32_t units) {
-    if (room_for(units) < units) return false;
+    if (!fits(units)) return false;
     m_waiters.pop();
     m_reserved += units;
     return true;

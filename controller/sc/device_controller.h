@@ -111,9 +111,9 @@ class DeviceController : public sc_core::sc_module,
   void start_write(std::uint8_t tag);
   void request_buffer(std::uint8_t tag);
   // Lets waiting writes' data come while the buffer has room. The test is inline: most calls
-  // (one per flash completion) find nobody waiting.
+  // (one per flash completion) find nobody waiting, or the first waiter still too large.
   void grant_buffer_space() {
-    if (m_buffer.waiting()) grant_waiting();
+    if (m_buffer.waiting() && m_buffer.fits(m_commands[m_buffer.first_waiter()].units)) grant_waiting();
   }
   void grant_waiting();
   void data_arrived(std::uint8_t tag);

@@ -1,5 +1,6 @@
 #include "model/time/timeline.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace ssdlab {
@@ -11,7 +12,8 @@ Timeline::Timeline(sc_core::sc_module_name name) : sc_core::sc_module(name) {
   m_heap.reserve(256);
   m_heads.push_back(Entry{kNoKey, nullptr, 0});  // lane 0 is the heap
   m_queued.emplace_back(1);
-  m_tree_key.assign(2, kNoKey);
+  m_tree_when.assign(2, kNever);  // one lane: its leaf is the root
+  m_tree_order.assign(2, kNever);
   SC_METHOD(pump);
   sensitive << m_wake;
   dont_initialize();
@@ -22,27 +24,78 @@ Timeline::Lane Timeline::add_lane() {
   if (lane >= (1u << kLaneBits) - 1) throw std::logic_error(std::string(name()) + ": too many lanes");
   m_heads.push_back(Entry{kNoKey, nullptr, 0});
   m_queued.emplace_back(4);
-  if (m_heads.size() > m_leaves) {
-    // Double the leaves and rebuild every path (lanes are added while the drive is built).
-    while (m_leaves < m_heads.size()) m_leaves *= 2;
-    m_tree_key.assign(2 * m_leaves, kNoKey);
-    for (std::uint32_t l = 0; l < m_heads.size(); ++l) update(l);
-  }
+  // Every leaf moves: rebuild the tree (lanes are added while the drive is built).
+  const std::size_t n = m_heads.size();
+  m_last_leaf = 2 * n - 1;
+  m_tree_when.assign(2 * n, kNever);
+  m_tree_order.assign(2 * n, kNever);
+  for (std::uint32_t l = 0; l < n; ++l) set_tree_key(leaf(l), head_key(l));
+  for (std::size_t i = n - 1; i >= 1; --i) set_tree_key(i, std::min(tree_key(2 * i), tree_key(2 * i + 1)));
   return Lane{lane};
 }
 
 void Timeline::update(std::uint32_t lane) {
   // Up from the leaf, the winner of each pair: the siblings' addresses are known in advance, so
   // their loads overlap; only the running minimum is carried from level to level. Keys carry
-  // their lane, so a node is one value.
-  std::size_t i = m_leaves + lane;
+  // their lane, so a node is one value. The levels are unrolled (a jump into the chain by
+  // depth), so no level tests whether it is the root.
+  std::uint64_t* const when = m_tree_when.data();
+  std::uint64_t* const order = m_tree_order.data();
+  std::size_t i = leaf(lane);
   Key key = head_key(lane);
-  m_tree_key[i] = key;
-  while (i > 1) {
-    const Key other = m_tree_key[i ^ 1];
+  when[i] = static_cast<std::uint64_t>(key >> 64);
+  order[i] = static_cast<std::uint64_t>(key);
+  const auto level = [&] {  // written so that the minimum is two conditional moves, no branch
+    const std::size_t s = i ^ 1;
+    const Key other = Key(when[s]) << 64 | order[s];
     key = other < key ? other : key;
     i >>= 1;
-    m_tree_key[i] = key;
+    when[i] = static_cast<std::uint64_t>(key >> 64);
+    order[i] = static_cast<std::uint64_t>(key);
+  };
+  const unsigned depth = static_cast<unsigned>(63 - __builtin_clzll(i));  // i >= 1
+  switch (depth) {
+    default:
+      for (unsigned d = depth; d > 12; --d) level();
+      [[fallthrough]];
+    case 12:
+      level();
+      [[fallthrough]];
+    case 11:
+      level();
+      [[fallthrough]];
+    case 10:
+      level();
+      [[fallthrough]];
+    case 9:
+      level();
+      [[fallthrough]];
+    case 8:
+      level();
+      [[fallthrough]];
+    case 7:
+      level();
+      [[fallthrough]];
+    case 6:
+      level();
+      [[fallthrough]];
+    case 5:
+      level();
+      [[fallthrough]];
+    case 4:
+      level();
+      [[fallthrough]];
+    case 3:
+      level();
+      [[fallthrough]];
+    case 2:
+      level();
+      [[fallthrough]];
+    case 1:
+      level();
+      [[fallthrough]];
+    case 0:
+      break;
   }
 }
 
@@ -52,13 +105,13 @@ void Timeline::lower(std::uint32_t lane) {
   // no sibling is read. A node on the path of the lane whose callback runs still holds that
   // callback's key, the smallest of all: the climb stops there, and the replay of that lane's
   // path when the callback returns reads the nodes below.
-  std::size_t i = m_leaves + lane;
+  std::size_t i = leaf(lane);
   const Key key = head_key(lane);
-  m_tree_key[i] = key;
+  set_tree_key(i, key);
   while (i > 1) {
     i >>= 1;
-    if (m_tree_key[i] <= key) return;
-    m_tree_key[i] = key;
+    if (tree_key(i) <= key) return;
+    set_tree_key(i, key);
   }
 }
 
@@ -139,10 +192,10 @@ void Timeline::cancel(TimerClient& client, std::uint32_t what) {
   }
 }
 
-Timeline::Key Timeline::make_key(Picos when, std::uint32_t lane) {
+void Timeline::bad_key(Picos when) const {
   if (when < now()) throw std::logic_error(std::string(name()) + ": callback scheduled in the past");
-  if (m_seq >= kMaxSeq) throw std::overflow_error(std::string(name()) + ": callback sequence numbers exhausted");
-  return Key(when) << 64 | (m_seq++ << kLaneBits) | lane;
+  if (when == kNever) throw std::logic_error(std::string(name()) + ": callback scheduled at the end of time");
+  throw std::overflow_error(std::string(name()) + ": callback sequence numbers exhausted");
 }
 
 void Timeline::at(Picos when, TimerClient& client, std::uint32_t what) {
@@ -173,13 +226,18 @@ void Timeline::at_lane(Lane lane, Picos when, TimerClient& client, std::uint32_t
   if (s_pumping != this) scheduled_outside(when);
 }
 
+void Timeline::scheduled_outside(Picos when) {
+  if (m_observer) m_observer->observe(now());
+  if (when < m_armed_at) arm();
+}
+
 void Timeline::arm() {
   if (empty()) {
     m_armed_at = kNever;
     return;
   }
   const Picos sc_now = sc_core::sc_time_stamp().value();
-  const Picos when = static_cast<Picos>(m_tree_key[1] >> 64);
+  const Picos when = m_tree_when[1];
   // An earlier notification replaces a later pending one; a later one is ignored by SystemC,
   // so m_armed_at only moves down until the pump runs.
   m_wake.notify(sc_core::sc_time::from_value(when - sc_now));
@@ -200,11 +258,11 @@ void Timeline::notify(sc_core::sc_event& event) {
 template <bool kObserved>
 void Timeline::run_batch(Picos start, Picos limit) {
   while (!empty()) {
-    const Picos when = static_cast<Picos>(m_tree_key[1] >> 64);
+    const Picos when = m_tree_when[1];
     // After a notify(), what is due at the same time still runs: the woken process then finds
     // the drive as it is after that instant whether or not the pump ran ahead.
     if (m_stop ? when > s_now : when > start && when >= limit) break;
-    const std::uint32_t lane = lane_of(m_tree_key[1]);
+    const std::uint32_t lane = lane_of(m_tree_order[1]);
     TimerClient* client;
     std::uint32_t what;
     if (lane == 0) {

@@ -65,7 +65,8 @@ class Timeline : public sc_core::sc_module {
     Entry& head = m_heads[lane.id];
     // The usual case inline: a lane with nothing pending, scheduled from its own callback (a
     // die starting its next phase), so the tree is replayed once the callback returns.
-    if (head.key == kNoKey && m_fired_lane == lane.id && when >= s_now && s_pumping == this && m_seq < kMaxSeq) {
+    // (m_fired_lane is set only while this timeline's pump runs a callback.)
+    if (m_fired_lane == lane.id && head.key == kNoKey && when >= s_now && when != kNever && m_seq < kMaxSeq) {
       head.key = Key(when) << 64 | (m_seq++ << kLaneBits) | lane.id;
       head.client = &client;
       head.what = what;
@@ -86,7 +87,7 @@ class Timeline : public sc_core::sc_module {
   void set_observer(TimelineObserver* observer) { m_observer = observer; }
   // Off: never run ahead of SystemC's time (for a kernel stepped against the wall clock).
   void set_lookahead(bool on) { m_lookahead = on; }
-  bool empty() const { return m_tree_key[1] == kNoKey; }
+  bool empty() const { return m_tree_when[1] == kNever; }  // no callback is due at kNever
   std::uint64_t callbacks() const { return m_callbacks; }
   std::uint64_t activations() const { return m_activations; }
 
@@ -107,7 +108,11 @@ class Timeline : public sc_core::sc_module {
     Picos when() const { return static_cast<Picos>(key >> 64); }
   };
   static bool before(const Entry& a, const Entry& b) { return a.key < b.key; }
-  Key make_key(Picos when, std::uint32_t lane);
+  Key make_key(Picos when, std::uint32_t lane) {
+    if (when < now() || when == kNever || m_seq >= kMaxSeq) bad_key(when);
+    return Key(when) << 64 | (m_seq++ << kLaneBits) | lane;
+  }
+  [[noreturn]] void bad_key(Picos when) const;
   void at_lane(Lane lane, Picos when, TimerClient& client, std::uint32_t what);
   // Lane 0's heap.
   void push(const Entry& e);
@@ -125,11 +130,9 @@ class Timeline : public sc_core::sc_module {
   // Runs the due callbacks of one pump batch; kObserved: the observer sees each.
   template <bool kObserved>
   void run_batch(Picos start, Picos limit);
-  // A callback was scheduled from outside this timeline's pump.
-  void scheduled_outside(Picos when) {
-    if (m_observer) m_observer->observe(now());
-    if (when < m_armed_at) arm();
-  }
+  // A callback was scheduled from outside this timeline's pump. Out of line: inlined, its
+  // SystemC calls made at_lane save six registers and a stack frame on every call.
+  [[gnu::noinline]] void scheduled_outside(Picos when);
 
   static constexpr Picos kNever = ~Picos(0);
   static Timeline* s_pumping;  // the timeline whose pump is running, if any
@@ -139,8 +142,21 @@ class Timeline : public sc_core::sc_module {
   // Lanes 1..: the head of each (key kNoKey when empty) side by side, and the rest behind it.
   std::vector<Entry> m_heads;
   std::vector<Ring<Entry>> m_queued;
-  std::size_t m_leaves = 1;              // power of two >= lanes
-  std::vector<Key> m_tree_key;           // 2 * m_leaves nodes, root at 1, leaves from m_leaves
+  // The tree is a bottom-up segment tree over exactly as many leaves as lanes (n): nodes 1..2n-1,
+  // root at 1, leaves n..2n-1, parent i / 2, sibling i ^ 1 (the minimum at the root holds for any
+  // n). A leaf's depth is floor(log2(index)), so 67 lanes climb 6 levels mostly, not 7 as in a
+  // tree padded to 128 leaves. Lanes are placed last to first: lanes added last (the link, the
+  // firmware CPU, busy every request) get the shallow leaves.
+  std::size_t leaf(std::uint32_t lane) const { return m_last_leaf - lane; }
+  std::size_t m_last_leaf = 1;  // 2n - 1: lane 0's leaf
+  // Each node a Key split in two arrays, its time and its (seq, lane) half: indexed by 8-byte
+  // elements, a climb's addresses need no shifts; unrolled by depth, a level is 12 instructions.
+  std::vector<std::uint64_t> m_tree_when, m_tree_order;
+  Key tree_key(std::size_t i) const { return Key(m_tree_when[i]) << 64 | m_tree_order[i]; }
+  void set_tree_key(std::size_t i, Key key) {
+    m_tree_when[i] = static_cast<std::uint64_t>(key >> 64);
+    m_tree_order[i] = static_cast<std::uint64_t>(key);
+  }
   std::uint32_t m_fired_lane = kNoLane;  // the running callback's lane: updated when it returns
   std::uint64_t m_seq = 0;
   Picos m_armed_at = kNever;  // when m_wake is due, kNever if not pending

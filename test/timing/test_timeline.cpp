@@ -1,7 +1,8 @@
-// The drive's event queue (nand/timeline.h): callback order, cancellation, the hand-over to
+// The drive's event queue (model/time/timeline.h): callback order, cancellation, the hand-over to
 // SystemC processes, and results that do not depend on whether the pump runs ahead.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -165,4 +166,56 @@ TEST_CASE("timeline: a scenario gives the same results whether the pump runs ahe
   CAPTURE(ahead.ssd.timeline.activations(), step.ssd.timeline.activations());
   CHECK(ahead.ssd.timeline.callbacks() == step.ssd.timeline.callbacks());
   CHECK(ahead.ssd.timeline.activations() * 20 < step.ssd.timeline.activations());
+}
+
+TEST_CASE("timeline: 37 lanes and the heap run many random callbacks in time then scheduling order", "[timeline]") {
+  // A lane count that is no power of two (the tree has exactly as many leaves, so leaves sit at
+  // two depths), ties on purpose (times on a coarse grid), and callbacks that schedule on other
+  // lanes and on the heap from inside the pump, as the drive's modules do. The reference is the
+  // order the queue promises: by time, then by the order of scheduling.
+  Timeline timeline("timeline");
+  std::vector<Timeline::Lane> lanes;
+  for (int i = 0; i < 36; ++i) lanes.push_back(timeline.add_lane());  // + lane 0 (the heap) = 37 leaves
+  struct Chain : TimerClient {
+    Timeline* timeline = nullptr;
+    std::vector<Timeline::Lane>* lanes = nullptr;
+    std::vector<Picos> lane_last;  // each lane's last scheduled time (lanes take times in order)
+    std::uint64_t state = 12345;
+    std::uint32_t scheduled = 0;
+    std::vector<std::pair<Picos, std::uint32_t>> expected_keys;  // (time, scheduling number)
+    std::vector<std::uint32_t> seen;
+    std::uint64_t next() {
+      state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+      return state >> 33;
+    }
+    void schedule(Picos now) {
+      const std::uint32_t id = scheduled++;
+      const Picos when = now + 10 * (next() % 8);  // 0..70 ahead: many ties
+      const std::uint64_t pick = next() % (lanes->size() + 4);
+      if (pick < lanes->size() && when >= lane_last[pick]) {
+        lane_last[pick] = when;
+        timeline->at((*lanes)[pick], when, *this, id);
+      } else {
+        timeline->at(when, *this, id);  // the heap (lane 0) when the lane's order would break
+      }
+      expected_keys.emplace_back(when, id);
+    }
+    void on_timer(std::uint32_t what) override {
+      seen.push_back(what);
+      const std::uint64_t more = next() % 3;  // 0, 1 or 2 new callbacks: the chain lives on
+      for (std::uint64_t k = 0; k < more && scheduled < 20000; ++k) schedule(Timeline::now());
+    }
+  } chain;
+  chain.timeline = &timeline;
+  chain.lanes = &lanes;
+  chain.lane_last.assign(lanes.size(), 0);
+  for (int k = 0; k < 200; ++k) chain.schedule(0);
+  sc_core::sc_start();
+  std::vector<std::pair<Picos, std::uint32_t>> order = chain.expected_keys;
+  std::sort(order.begin(), order.end());
+  std::vector<std::uint32_t> expected;
+  for (const auto& k : order) expected.push_back(k.second);
+  REQUIRE(chain.scheduled > 1000);
+  CHECK(chain.seen == expected);
+  CHECK(timeline.empty());
 }
