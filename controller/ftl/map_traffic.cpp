@@ -1,5 +1,7 @@
 #include "controller/ftl/map_traffic.h"
 
+#include "controller/ftl/virtual_page.h"
+
 namespace ssdlab {
 
 MapTraffic::MapTraffic(const Ftl& ftl, const DriveConfig& config, ControllerStats& stats)
@@ -14,6 +16,16 @@ NandOp MapTraffic::map_op(NandOpKind kind, std::uint64_t translation_page, std::
   // Translation pages are spread over the dies; the blocks that hold them are not modelled
   // (they take no user blocks and are never collected).
   const auto die = static_cast<std::uint32_t>(translation_page % m_geo.dies);
+  if (m_geo.pages_per_unit > 1) {  // one flash page of a die group (virtual_page.h): the next die of it each time
+    const auto sub = static_cast<std::uint32_t>(translation_page / m_geo.dies % m_geo.pages_per_unit);
+    return NandOp{kind,
+                  OpOrigin::kMap,
+                  die,
+                  m_geo.first_block_of_die(die),
+                  vpage::with_mask(0, 1u << sub),
+                  m_geo.page_bytes / m_geo.pages_per_unit,
+                  cookie};
+  }
   return NandOp{kind, OpOrigin::kMap, die, m_geo.first_block_of_die(die), 0, m_geo.page_bytes, cookie};
 }
 

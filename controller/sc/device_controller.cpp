@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "controller/ftl/virtual_page.h"
 #include "model/config/config_loader.h"
 
 namespace ssdlab {
@@ -36,6 +37,11 @@ DeviceController::DeviceController(sc_core::sc_module_name name, const DriveConf
     throw ConfigError(config.source_path +
                       ": controller.ftl: hybrid carries no data and has no drive image (ssdlab serve); use "
                       "controller.ftl: page");
+  }
+  if (keep_data && g.pages_per_unit > 1) {
+    throw ConfigError(config.source_path + ": controller.mapping_unit of " + std::to_string(g.pages_per_unit) +
+                      " pages carries no data and has no drive image (ssdlab serve); use a mapping_unit of at most "
+                      "nand.page_size");
   }
   if (keep_data) m_data = std::make_unique<DataStore>(g, m_buffer.capacity());
   if (keep_data || !m_map.unlimited()) m_ftl.set_listener(this);
@@ -160,6 +166,7 @@ void DeviceController::start_read(std::uint8_t tag) {
   data_ops.clear();
   NandOp op;
   bool have_op = false;
+  const bool virtual_pages = m_ftl.geometry().pages_per_unit > 1;  // read only the pages asked for
   for (std::uint32_t i = 0; i < c.units; ++i) {
     const ReadPlan plan = m_ftl.plan_read(c.first_lpn + i);
     if (plan.unmapped()) {
@@ -183,6 +190,10 @@ void DeviceController::start_read(std::uint8_t tag) {
                 plan.page,
                 unit_bytes,
                 OpTicket::host_read(tag).cookie() | kOpTimedBit};
+    if (virtual_pages) {
+      op.page =
+          vpage::with_mask(plan.page, vpage::touched(m_ftl.geometry(), c.first_lpn + i, c.first_byte(), c.end_byte()));
+    }
     have_op = true;
   }
   if (have_op) data_ops.push_back(op);
@@ -232,7 +243,11 @@ void DeviceController::start_write(std::uint8_t tag) {
     if (!partial || (side == 1 && head_partial && c.units == 1)) continue;
     const ReadPlan plan = m_ftl.plan_read(lpn);
     if (!plan.on_flash()) continue;
-    m_ops.push_back(NandOp{NandOpKind::kRead, OpOrigin::kHost, plan.die, plan.block, plan.page, g.unit_bytes,
+    // A virtual page (k > 1 pages) reads only the pages the write does not cover.
+    const std::uint32_t page = g.pages_per_unit > 1
+                                   ? vpage::with_mask(plan.page, vpage::uncovered(g, lpn, c.first_byte(), c.end_byte()))
+                                   : plan.page;
+    m_ops.push_back(NandOp{NandOpKind::kRead, OpOrigin::kHost, plan.die, plan.block, page, g.unit_bytes,
                            OpTicket::rmw_read(tag).cookie() | kOpTimedBit});
     ++c.pending;
     ++m_stats.rmw_reads;

@@ -19,6 +19,7 @@ namespace {
 
 constexpr std::uint32_t kU32Max = std::numeric_limits<std::uint32_t>::max();
 constexpr std::uint64_t kMaxTransferLimit = 65536ULL * kSectorBytes;  // LBA48: 65536 sectors
+constexpr std::uint64_t kMaxPagesPerUnit = 16;  // a virtual page: at most 16 flash pages (virtual_page.h)
 constexpr std::uint64_t kMaxMappingUnits =
     0x7FFFFFFFULL;  // the FTL keeps the top bit of an L2P entry for buffered data
 
@@ -61,6 +62,9 @@ class DriveParser {
   void check_mapping_cache(const YAML::Node& controller);
   void check_gc(const YAML::Node& node);
   void check_mapping_unit(const YAML::Node& controller);
+  bool valid_virtual_page(std::uint64_t unit) const;
+  std::string mapping_unit_problem(std::uint64_t unit) const;
+  std::string nearest_mapping_units(std::uint64_t unit) const;
   void derive_capacity(const YAML::Node& controller);
   void check_spare_blocks(const YAML::Node& controller);
   void check_hybrid(const YAML::Node& controller);
@@ -232,20 +236,70 @@ void DriveParser::check_gc(const YAML::Node& node) {
                    std::to_string(blocks_per_die) + " blocks (use 1.." + std::to_string(blocks_per_die) + ")");
 }
 
+// A mapping unit divides the page, or is k pages (k a power of two, at most
+// kMaxPagesPerUnit) that tile the dies: a virtual page over a group of k dies
+// (docs/virtual-pages.md).
 void DriveParser::check_mapping_unit(const YAML::Node& controller) {
   ControllerConfig& ctl = c_.controller;
   const YAML::Node node = controller["mapping_unit"];
   const std::string text =
       node ? node.Scalar() : "the default " + find_param(drive_params(), "controller.mapping_unit")->default_text;
   const std::uint64_t unit = ctl.mapping_unit_bytes;  // read and checked by the table pass
-  if (c_.nand.page_size_bytes % unit != 0)
-    fail_cross(controller, "controller", "mapping_unit", {"nand.page_size"},
-               text + " does not divide nand.page_size (" + format_size(c_.nand.page_size_bytes) + ")");
+  const std::uint64_t page = c_.nand.page_size_bytes;
+  if (unit <= page ? page % unit != 0 : !valid_virtual_page(unit)) {
+    fail_cross(controller, "controller", "mapping_unit", {"nand.page_size", "nand.channels", "nand.dies_per_channel"},
+               text + " " + mapping_unit_problem(unit) + "; nearest that fit: " + nearest_mapping_units(unit) +
+                   " (a divisor of nand.page_size " + format_size(page) + ", or k pages, k a power of two <= " +
+                   std::to_string(kMaxPagesPerUnit) + " dividing the " + std::to_string(c_.nand.dies()) + " dies)");
+  }
   const std::uint64_t units = c_.nand.raw_bytes() / unit;
   if (units > kMaxMappingUnits)
     fail_cross(controller, "controller", "mapping_unit", kGeometryKeys,
                "geometry too large for 31-bit unit addresses: " + std::to_string(units) + " mapping units of " +
                    format_size(unit) + " (limit " + std::to_string(kMaxMappingUnits) + "); use a larger mapping_unit");
+}
+
+bool DriveParser::valid_virtual_page(std::uint64_t unit) const {
+  const std::uint64_t page = c_.nand.page_size_bytes;
+  if (unit <= page || unit % page != 0) return false;
+  const std::uint64_t k = unit / page;
+  return (k & (k - 1)) == 0 && k <= kMaxPagesPerUnit && c_.nand.dies() % k == 0;
+}
+
+std::string DriveParser::mapping_unit_problem(std::uint64_t unit) const {
+  const std::uint64_t page = c_.nand.page_size_bytes;
+  if (unit < page) return "does not divide nand.page_size (" + format_size(page) + ")";
+  if (unit % page != 0) return "is not a whole number of pages of nand.page_size (" + format_size(page) + ")";
+  const std::uint64_t k = unit / page;
+  if (k > kMaxPagesPerUnit || (k & (k - 1)) != 0)
+    return "is " + std::to_string(k) + " pages: a virtual page holds a power of two of at most " +
+           std::to_string(kMaxPagesPerUnit);
+  return "is " + std::to_string(k) + " pages, one per die of a stripe group, which do not tile the " +
+         std::to_string(c_.nand.dies()) + " dies (" + std::to_string(c_.nand.channels) + " channels x " +
+         std::to_string(c_.nand.dies_per_channel) + ")";
+}
+
+// The valid units next below and above `unit` (one of them when there is no other).
+std::string DriveParser::nearest_mapping_units(std::uint64_t unit) const {
+  const std::uint64_t page = c_.nand.page_size_bytes;
+  const auto valid = [&](std::uint64_t u) {
+    return u >= kSectorBytes && (u <= page ? page % u == 0 : valid_virtual_page(u));
+  };
+  // mapping_unit is a power of two (the table says so): so are its neighbours.
+  std::uint64_t below = 0, above = 0;
+  for (std::uint64_t u = kSectorBytes; u <= page * kMaxPagesPerUnit; u *= 2) {
+    if (!valid(u)) continue;
+    if (u < unit) below = u;
+    if (u > unit && !above) above = u;
+  }
+  std::string out;
+  for (const std::uint64_t u : {below, above}) {
+    if (!u) continue;
+    if (!out.empty()) out += " or ";
+    out += format_size(u);
+    if (u > page) out += " (" + std::to_string(u / page) + " pages)";
+  }
+  return out;
 }
 
 void DriveParser::derive_capacity(const YAML::Node& controller) {

@@ -132,14 +132,15 @@ void add_controller(ParamTable& t) {
                   .u64([](DriveConfig& c) -> std::uint64_t& { return c.controller.user_bytes; })
                   .shows("whole 512B sectors, <= raw capacity")
                   .desc_is("user capacity, instead of op (op is derived from it)"));
-  t.push_back(make_param("controller.mapping_unit", K::kSize, "bytes")
-                  .def("4KiB")
-                  .multiple(512)
-                  .pow2()
-                  .range(512, kU32Max)
-                  .u32([](DriveConfig& c) -> std::uint32_t& { return c.controller.mapping_unit_bytes; })
-                  .shows("power of two, multiple of 512B, divides nand.page_size")
-                  .desc_is("FTL mapping granularity"));
+  t.push_back(
+      make_param("controller.mapping_unit", K::kSize, "bytes")
+          .def("4KiB")
+          .multiple(512)
+          .pow2()
+          .range(512, kU32Max)
+          .u32([](DriveConfig& c) -> std::uint32_t& { return c.controller.mapping_unit_bytes; })
+          .shows("power of two, multiple of 512B, divides nand.page_size or is k pages (k <= 16 divides the dies)")
+          .desc_is("FTL mapping granularity; k pages: a virtual page over k dies, smaller writes read-modify-write"));
   t.push_back(make_param("controller.max_transfer", K::kSize, "bytes")
                   .derived("write_buffer, at most 32MiB")
                   .multiple(512)

@@ -10,6 +10,13 @@ namespace ssdlab {
 
 // Dies are numbered channel-first: die d sits on channel d % channels, so consecutive die
 // numbers alternate channels and striping over dies also stripes over channels.
+//
+// A mapping unit of k > 1 pages (docs/virtual-pages.md) is a virtual page of k flash pages, one
+// on each die of a group of k consecutive dies (die group g = dies g*k .. g*k+k-1). The FTL then
+// sees the groups as its dies: `dies` counts groups, `page_bytes` is the virtual page (one unit),
+// a block is the k blocks of the same index on the group's dies. The flash side expands each
+// operation into the page operations (controller/ftl/virtual_page.h). With k = 1 every field
+// is the flash's own.
 struct Geometry {
   std::uint32_t channels = 0;
   std::uint32_t dies = 0;
@@ -21,6 +28,7 @@ struct Geometry {
   std::uint32_t units_per_block = 0;
   std::uint32_t blocks = 0;
   std::uint64_t total_units = 0;
+  std::uint32_t pages_per_unit = 1;  // k: flash pages (and dies) per mapping unit; 1 for a unit <= a page
 
   static Geometry from(const DriveConfig& config) {
     Geometry g;
@@ -31,7 +39,12 @@ struct Geometry {
     g.pages_per_block = n.pages_per_block;
     g.unit_bytes = config.controller.mapping_unit_bytes;
     g.page_bytes = n.page_size_bytes;
-    g.units_per_page = n.page_size_bytes / g.unit_bytes;
+    if (g.unit_bytes > g.page_bytes) {  // a virtual page over a group of dies (checked by the loader)
+      g.pages_per_unit = g.unit_bytes / g.page_bytes;
+      g.dies /= g.pages_per_unit;
+      g.page_bytes = g.unit_bytes;
+    }
+    g.units_per_page = g.page_bytes / g.unit_bytes;
     g.units_per_block = g.units_per_page * g.pages_per_block;
     g.blocks = g.dies * g.blocks_per_die;
     g.total_units = std::uint64_t(g.blocks) * g.units_per_block;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <ostream>
+#include <string>
 
 #include "controller/sc/sata_if.h"
 #include "host/sata/sata_wire.h"
@@ -48,7 +49,8 @@ DriveCeilings drive_ceilings(const DriveConfig& c) {
   const double mean_prog = seconds(t_prog) / n.page_types();
   d.die_read_mbps = n.dies() * page / (cmd + mean_read + page / bus_bps) / 1e6;
   d.die_write_mbps = n.dies() * page / (cmd + page / bus_bps + mean_prog) / 1e6;
-  const double unit = c.controller.mapping_unit_bytes;
+  // A unit of several pages (a virtual page) reads only the page holding the 4 KiB.
+  const double unit = std::min<double>(c.controller.mapping_unit_bytes, page);
   d.die_4k_read_iops = n.dies() / (cmd + mean_read + unit / bus_bps);
   return d;
 }
@@ -57,6 +59,9 @@ void print_drive_info(std::ostream& out, const DriveConfig& c) {
   const NandConfig& n = c.nand;
   const Geometry g = Geometry::from(c);
   const DriveCeilings d = drive_ceilings(c);
+  const std::string per_page = g.pages_per_unit > 1 ? "virtual pages of " + std::to_string(g.pages_per_unit) +
+                                                          " pages on as many dies (docs/virtual-pages.md)"
+                                                    : std::to_string(g.units_per_page) + " per page";
   char buf[4096];
   std::snprintf(buf, sizeof buf,
                 "drive            %s (%s)\n"
@@ -65,7 +70,7 @@ void print_drive_info(std::ostream& out, const DriveConfig& c) {
                 "over-provision   %.2f %% of raw hidden from the host\n"
                 "geometry         %u channels x %u dies = %u dies, %u blocks/die, %u pages/block, %s pages (%s), "
                 "block %s\n"
-                "mapping          %s units, %u per page, %llu physical units, %llu LPNs\n"
+                "mapping          %s units, %s, %llu physical units, %llu LPNs\n"
                 "link             SATA %s, %u NCQ tags used\n"
                 "ceilings (MB/s)  link read %.1f, link write %.1f | buses %.1f | dies read %.1f, dies write %.1f\n"
                 "4 KiB reads      link %.0f IOPS, dies %.0f IOPS\n"
@@ -76,8 +81,8 @@ void print_drive_info(std::ostream& out, const DriveConfig& c) {
                 c.controller.user_bytes / double(1ull << 30),
                 100.0 * (1.0 - double(c.controller.user_bytes) / double(n.raw_bytes())), n.channels, n.dies_per_channel,
                 n.dies(), g.blocks_per_die, n.pages_per_block, format_size(n.page_size_bytes).c_str(),
-                to_string(n.cell), format_size(g.block_bytes()).c_str(), format_size(g.unit_bytes).c_str(),
-                g.units_per_page, static_cast<unsigned long long>(g.total_units),
+                to_string(n.cell), format_size(std::uint64_t(n.pages_per_block) * n.page_size_bytes).c_str(),
+                format_size(g.unit_bytes).c_str(), per_page.c_str(), static_cast<unsigned long long>(g.total_units),
                 static_cast<unsigned long long>((c.controller.user_bytes + g.unit_bytes - 1) / g.unit_bytes),
                 format_bits_per_s(c.host.sata_line_bps).c_str(), std::min(c.host.ncq_tags, c.controller.queue_depth),
                 d.link_read_mbps, d.link_write_mbps, d.bus_read_mbps, d.die_read_mbps, d.die_write_mbps, d.link_4k_iops,

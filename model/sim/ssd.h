@@ -6,8 +6,10 @@
 #pragma once
 
 #include <algorithm>
+#include <memory>
 
 #include "controller/sc/device_controller.h"
+#include "controller/sc/striped_flash.h"
 #include "host/sata/ahci_hba.h"
 #include "host/sata/sata_link.h"
 #include "model/config/config.h"
@@ -25,6 +27,8 @@ class Ssd : public sc_core::sc_module {
   SataLink link;
   AhciHba hba;
   StatsTree stats;
+  // Mapping units of several pages only (controller/sc/striped_flash.h); else null.
+  std::unique_ptr<StripedFlash> striped;
   // Instruments attached to this drive (VCD, trace, latency log): every module reports to the
   // fanout once at least one is attached, and tests a null pointer otherwise.
   ProbeFanout probes;
@@ -47,8 +51,15 @@ class Ssd : public sc_core::sc_module {
         controller("controller", config, timeline, keep_data),
         link("link", config.host, timeline),
         hba("hba", std::min(config.host.ncq_tags, config.controller.queue_depth)) {
-    controller.flash(flash);
-    flash.completion(controller);
+    if (controller.ftl().geometry().pages_per_unit > 1) {  // virtual pages: the flash ops of each
+      striped =
+          std::make_unique<StripedFlash>(controller.ftl().geometry(), config.nand.page_size_bytes, flash, controller);
+      controller.flash(*striped);
+      flash.completion(*striped);
+    } else {
+      controller.flash(flash);
+      flash.completion(controller);
+    }
     controller.link(link);
     link.device(controller);
     link.host(hba);

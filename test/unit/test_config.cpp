@@ -351,15 +351,19 @@ TEST_CASE("host SATA rate and NCQ tags are checked", "[config]") {
 }
 
 TEST_CASE("mapping unit, write buffer and max transfer are checked", "[config]") {
-  CHECK_THAT(error_of(kBase + "  mapping_unit: 8KiB\n"),
-             Catch::StartsWith(
-                 "x.yaml:16: controller.mapping_unit: 8KiB does not divide nand.page_size (4KiB); keys involved:"));
+  CHECK_THAT(error_of(with("page_size: 4KiB", "page_size: 6KiB"), {"controller.mapping_unit=4KiB"}),
+             Catch::Contains("controller.mapping_unit: 4KiB does not divide "
+                             "nand.page_size (6KiB); nearest that fit: 2KiB (a divisor"));
+  CHECK_THAT(error_of(with("page_size: 4KiB", "page_size: 6KiB"), {"controller.mapping_unit=8KiB"}),
+             Catch::Contains("controller.mapping_unit: 8KiB is not a whole number of pages of nand.page_size (6KiB); "
+                             "nearest that fit: 2KiB (a divisor"));
   CHECK(error_of(kBase + "  mapping_unit: 3KiB\n") ==
         "x.yaml:16: controller.mapping_unit: must be a power of two and a multiple of 512 bytes, "
         "got 3KiB");
-  CHECK_THAT(error_of(with("page_size: 4KiB", "page_size: 2KiB")),
-             Catch::StartsWith("x.yaml:13: controller.mapping_unit: the default 4KiB does not divide nand.page_size "
-                               "(2KiB); keys involved:"));
+  CHECK_THAT(error_of(with("page_size: 4KiB", "page_size: 2KiB",
+                           with("dies_per_channel: 4", "dies_per_channel: 1", with("channels: 4", "channels: 1")))),
+             Catch::StartsWith("x.yaml:13: controller.mapping_unit: the default 4KiB is 2 pages, one per die of a "
+                               "stripe group, which do not tile the 1 dies (1 channels x 1); nearest that fit: 2KiB "));
   CHECK_THAT(
       error_of(with("write_buffer: 8MiB", "write_buffer: 2KiB")),
       Catch::StartsWith(
@@ -538,9 +542,9 @@ TEST_CASE("cross-field errors name every key involved and blame the override", "
   CHECK_THAT(error_of(kBase + "  gc: {free_blocks_low: 3}\n", {"controller.gc.free_blocks_high=3"}),
              Catch::StartsWith("override 'controller.gc.free_blocks_high=3': controller.gc.free_blocks_high:") &&
                  Catch::Contains("controller.gc.free_blocks_low at x.yaml:16"));
-  CHECK_THAT(error_of(kBase, {"nand.page_size=2KiB"}),
-             Catch::StartsWith("override 'nand.page_size=2KiB': controller.mapping_unit: the default 4KiB "
-                               "does not divide nand.page_size (2KiB)"));
+  CHECK_THAT(error_of(kBase, {"nand.page_size=6KiB"}),
+             Catch::StartsWith("override 'nand.page_size=6KiB': controller.mapping_unit: the default 4KiB "
+                               "does not divide nand.page_size (6KiB)"));
   CHECK_THAT(error_of(kBase, {"nand.blocks_per_plane=8"}),
              Catch::StartsWith("override 'nand.blocks_per_plane=8': controller.op: not enough spare blocks"));
 }
@@ -592,4 +596,34 @@ TEST_CASE("a per-type timing override on a config without a cell reports the mis
   const std::string no_cell = with("  cell: MLC\n", "");
   CHECK(error_of(no_cell, {"nand.t_read.msb=70us"}) == "x.yaml:2: nand.cell: required key missing");
   CHECK(error_of(no_cell, {"nand.t_prog.lsb=70us"}) == "x.yaml:2: nand.cell: required key missing");
+}
+
+TEST_CASE("a mapping unit of k pages is a virtual page over k dies and must tile the dies", "[config][vpage]") {
+  // 16 dies, 4 KiB pages: 2, 4, 8 or 16 pages.
+  for (const char* unit : {"8KiB", "16KiB", "32KiB", "64KiB"}) {
+    const DriveConfig c = parse(kBase + "  mapping_unit: " + unit + "\n");
+    CHECK(c.controller.user_bytes % c.controller.mapping_unit_bytes == 0);
+  }
+  CHECK(parse(kBase + "  mapping_unit: 16KiB\n").controller.mapping_unit_bytes == 16384);
+  // More pages than a virtual page holds.
+  CHECK_THAT(error_of(kBase + "  mapping_unit: 128KiB\n"),
+             Catch::StartsWith("x.yaml:16: controller.mapping_unit: 128KiB is 32 pages: a virtual page holds a power "
+                               "of two of at most 16; nearest that fit: 64KiB (16 pages) (a divisor of nand.page_size "
+                               "4KiB, or k pages, k a power of two <= 16 dividing the 16 dies); keys involved: "
+                               "controller.mapping_unit at x.yaml:16, nand.page_size at x.yaml:7, nand.channels at "
+                               "x.yaml:3, nand.dies_per_channel at x.yaml:4"));
+  // 12 dies: 8 pages do not tile them; 4 and 16... only 2, 4 (and 1) divide 12.
+  CHECK_THAT(error_of(with("channels: 4", "channels: 3"), {"controller.mapping_unit=32KiB"}),
+             Catch::Contains("controller.mapping_unit: 32KiB is 8 pages, one per "
+                             "die of a stripe group, which do not tile the 12 dies (3 channels x 4); nearest that "
+                             "fit: 16KiB (4 pages) (a divisor"));
+  CHECK_THAT(error_of(with("channels: 4", "channels: 3"), {"controller.mapping_unit=64KiB"}),
+             Catch::Contains("nearest that fit: 16KiB (4 pages) (a divisor"));
+  // The hybrid FTL maps one page per unit.
+  CHECK_THAT(error_of(kBase + "  mapping_unit: 16KiB\n  ftl: hybrid\n"),
+             Catch::Contains("controller.ftl: hybrid maps one mapping unit per page: mapping_unit (16KiB) must "
+                             "equal nand.page_size (4KiB)"));
+  // The buffer holds whole units.
+  CHECK_THAT(error_of(with("write_buffer: 8MiB", "write_buffer: 24KiB"), {"controller.mapping_unit=16KiB"}),
+             Catch::Contains("controller.write_buffer: must be a multiple of the mapping unit (16KiB), got 24KiB"));
 }
