@@ -19,37 +19,7 @@ bin=$1
 src=$2
 . "$(dirname "$0")/lib.sh"
 
-run() {  # run NAME SCENARIO [ssdlab run options...]: scenarios/SCENARIO into $tmp/NAME
-  local name=$1 scenario=$2
-  shift 2
-  "$bin" run "$src/scenarios/$scenario" --out "$tmp/$name" -q --no-plots "$@" ||
-    { echo "FAIL run of $scenario (exit $?)"; fails=$((fails + 1)); }
-}
-# q RUN EXPR...: Python expressions over run RUN's summary; `ph(name)` a phase, `cal(run,
-# phase)` a phase of another run, `lat_max(run, phase)` its latency maximum (us).
-q() {
-  python3 - "$tmp" "$@" <<'PY'
-import json, sys
-tmp, run, exprs = sys.argv[1], sys.argv[2], sys.argv[3:]
-def load(r):
-    return json.load(open(f"{tmp}/{r}/summary.json"))
-s = load(run)
-def cal(r, name):
-    return next(p for p in load(r)["phases"] if p["name"] == name)
-def ph(name):
-    return cal(run, name)
-def lat_max(r, prefix):
-    return max(p["latency_us"]["max"] for p in load(r)["phases"] if p["name"].startswith(prefix))
-def near(a, b, tol=0.05):
-    return abs(a - b) <= tol * b
-ok = True
-for e in exprs:
-    if not eval(e):
-        print("  false:", e, file=sys.stderr)
-        ok = False
-sys.exit(0 if ok else 1)
-PY
-}
+. "$(dirname "$0")/seed_lib.sh"
 
 if [ -z "${SSDLAB_SANITIZER_BUILD:-}" ]; then
   run cal-vertex calibration/vertex-30g.yaml

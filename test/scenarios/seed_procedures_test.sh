@@ -13,44 +13,9 @@ set -uo pipefail
 bin=$1
 src=$2
 . "$(dirname "$0")/lib.sh"
-scale=0.02
+seed_scale=0.02  # every run scaled (seed_lib.sh run)
 
-run() {  # run NAME SCENARIO: a scaled run of scenarios/SCENARIO into $tmp/NAME
-  "$bin" run "$src/scenarios/$2" --out "$tmp/$1" --scale "$scale" -q --no-plots ||
-    { echo "FAIL run of $2 (exit $?)"; fails=$((fails + 1)); }
-}
-# q RUN EXPR...: evaluate Python expressions over run RUN's summary; `ph(name)` is a phase,
-# `ph(name)["stats"]` its statistics, `names` the phase names in order, `cal(run, phase)` a
-# phase of another run. Exit status 0 when every expression is true.
-q() {
-  python3 - "$tmp" "$@" <<'PY'
-import json, sys
-tmp, run, exprs = sys.argv[1], sys.argv[2], sys.argv[3:]
-def load(r):
-    return json.load(open(f"{tmp}/{r}/summary.json"))
-s = load(run)
-names = [p["name"] for p in s["phases"]]
-def cal(r, name):
-    return next(p for p in load(r)["phases"] if p["name"] == name)
-def ph(name):
-    return cal(run, name)
-def unmapped(name):
-    return ph(name)["stats"]["drive"]["controller"]["read_units"]["unmapped"]
-def from_nand(name):
-    return ph(name)["stats"]["drive"]["controller"]["read_units"]["from_nand"]
-def idle_free_blocks(r):  # from the run's effective config
-    line = next(l for l in open(f"{tmp}/{r}/config.yaml") if l.strip().startswith("idle_free_blocks:"))
-    return int(line.split(":")[1])
-def near(a, b, tol=0.05):
-    return abs(a - b) <= tol * b
-ok = True
-for e in exprs:
-    if not eval(e):
-        print("  false:", e, file=sys.stderr)
-        ok = False
-sys.exit(0 if ok else 1)
-PY
-}
+. "$(dirname "$0")/seed_lib.sh"
 
 run d3 d3-vertex-random-then-sequential.yaml
 check "D3 starts from a secure erase and goes straight to the 30 minutes of random writes" \
