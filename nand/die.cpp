@@ -15,7 +15,7 @@ void Die::init(const NandConfig& config, Timeline& timeline, Channel& channel, D
   m_lane = timeline.add_lane();
   m_channel = &channel;
   m_listener = &listener;
-  m_page_types = config.page_types();
+  m_page_types = std::uint8_t(config.page_types());  // bits per cell: 1 to 3
   m_page_types_pow2 = (m_page_types & (m_page_types - 1)) == 0;
 }
 
@@ -24,7 +24,9 @@ void Die::set_memo(std::uint32_t bytes) {
   m_memo_ps = bytes ? transfer_picos(bytes, m_config->bus_bytes_per_s * 8) : 0;
 }
 
-Picos Die::busy_until_now() const { return m_stats.busy_ps + (m_phase != Phase::kIdle ? now_picos() - m_op_start : 0); }
+Picos Die::busy_until_now() const {
+  return m_stats.busy_ps() + (m_phase != Phase::kIdle ? now_picos() - m_op_start : 0);
+}
 
 Picos Die::busy_until_now(OpOrigin origin) const {
   const bool running = m_phase != Phase::kIdle && m_current.origin == origin;
@@ -75,7 +77,6 @@ void Die::finish() {
   const NandOp done = m_current;
   m_finished_slot = m_slot;  // start() below writes the other slot
   const Picos busy = now_picos() - m_op_start;
-  m_stats.busy_ps += busy;
   m_stats.busy_by_origin_ps[std::size_t(done.origin)] += busy;
   switch (done.kind) {
     case NandOpKind::kRead:

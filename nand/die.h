@@ -33,9 +33,9 @@ struct DieListener {
 class Probe;
 
 struct DieStats {
-  Picos busy_ps = 0;
-  std::array<Picos, 3> busy_by_origin_ps{};  // of busy_ps: host, GC and mapping-table ops (OpOrigin)
+  std::array<Picos, 3> busy_by_origin_ps{};  // host, GC and mapping-table ops (OpOrigin)
   std::uint64_t reads = 0, programs = 0, erases = 0;
+  Picos busy_ps() const { return busy_by_origin_ps[0] + busy_by_origin_ps[1] + busy_by_origin_ps[2]; }
 };
 
 class alignas(64) Die final : private TimerClient {
@@ -125,18 +125,28 @@ class alignas(64) Die final : private TimerClient {
   }
   void set_memo(std::uint32_t bytes);
 
-  // First cache line: what every callback reads (the vtable pointer comes first).
+  // Three cache lines hold what an untimed op touches, and the order of the members keeps them
+  // there (64 dies, and the FTL's random accesses between two callbacks of one die: each line is
+  // a likely miss). First line: what every callback reads (the vtable pointer comes first).
   NandOp m_current;
   Picos m_op_start = 0;
   Timeline::Lane m_lane{0};  // one operation at a time: its callbacks come in time order
   Phase m_phase = Phase::kIdle;
-  bool m_page_types_pow2 = true;  // page type by mask, not division (SLC, MLC)
-  bool m_instrumented = false;    // a probe is attached (in the first line: tested per op)
-  std::uint32_t m_page_types = 1;
+  bool m_page_types_pow2 = true;                 // page type by mask, not division (SLC, MLC)
+  bool m_instrumented = false;                   // a probe is attached (tested per op)
+  std::uint8_t m_slot = 0, m_finished_slot = 0;  // m_stamps of the op in progress, of the finished one
+  std::uint8_t m_page_types = 1;
   std::uint32_t m_memo_bytes = 0;  // the last transfer size and its bus time: sizes repeat
   Picos m_memo_ps = 0;
-  // Second line on: the queue, where everything else lives, statistics.
+  // Second line: the queue and what start() reads.
   Ring<NandOp> m_queue;
+  const NandConfig* m_config = nullptr;
+  Timeline* m_timeline = nullptr;
+  // Third line: what finish() reads and writes.
+  Channel* m_channel = nullptr;
+  DieListener* m_listener = nullptr;
+  DieStats m_stats;
+  // Then what only timed ops and instruments touch.
   Ring<QueueStamp> m_waits;  // one per timed op in m_queue, in the same order
   // Stamps of the timed op in progress and of the one before it: the finished op's stay valid while
   // its listener runs, after the next op started (no copy). The rest of its timing follows
@@ -146,12 +156,6 @@ class alignas(64) Die final : private TimerClient {
     OpTiming times;  // all but `submitted` and `behind`, known by the end of the op
   };
   Stamps m_stamps[2];
-  std::uint8_t m_slot = 0, m_finished_slot = 0;
-  const NandConfig* m_config = nullptr;
-  Timeline* m_timeline = nullptr;
-  Channel* m_channel = nullptr;
-  DieListener* m_listener = nullptr;
-  DieStats m_stats;
   Probe* m_probe = nullptr;
   std::uint32_t m_index = 0, m_channel_index = 0;
 };

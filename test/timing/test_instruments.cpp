@@ -255,7 +255,7 @@ Transitions from_intervals(const std::vector<Interval>& intervals) {
 class Recorder final : public Probe, public TimelineObserver {
  public:
   Recorder(Ssd& ssd, TimelineObserver& next)
-      : m_ssd(ssd), m_next(next), dies(ssd.flash.dies()), channels(ssd.flash.channels()) {
+      : dies(ssd.flash.dies()), channels(ssd.flash.channels()), m_ssd(ssd), m_next(next) {
     poll(0);
   }
   void observe(Picos when) override {
