@@ -31,6 +31,14 @@ struct FtlListener {
   virtual ~FtlListener() = default;
 };
 
+// Striped GC relocation (controller.gc.relocation: striped): the cursor of the next destination
+// die and what moved across dies. Saved by the drive image (section RELC) when striped.
+struct RelocationState {
+  std::uint32_t cursor = 0;             // die of the next GC page
+  std::uint64_t cross_die_units = 0;    // relocated units written to a die other than their victim's
+  std::uint64_t own_die_fallbacks = 0;  // GC pages whose cursor die was near its reserve
+};
+
 struct FtlStats {
   std::uint64_t host_units_written = 0;  // units accepted from the host (into the buffer)
   std::uint64_t host_units_programmed = 0;
@@ -143,6 +151,11 @@ class Ftl {
   std::int64_t active_victim(std::uint32_t die) const { return m_gc.active_victim(die); }
   // Valid-unit count of the block the configured policy would collect next on `die`, or -1.
   std::int64_t next_victim(std::uint32_t die) const;
+  // Striped relocation's cursor and counters (all zero with in_die).
+  const RelocationState& relocation() const { return m_relocation; }
+  bool striped_relocation() const { return m_striped; }
+  // Free blocks below which a die takes no other die's GC copies (striped relocation).
+  std::uint32_t foreign_copy_floor() const { return m_foreign_floor; }
 
   // The whole mapping state as bytes (an aged drive saved and restored by `ssdlab serve
   // --image`), in checksummed sections (ftl_image.h); load() throws ImageFormatError (a
@@ -179,14 +192,27 @@ class Ftl {
   // or with `destination: shared` the host's open block (a GC block left open by an image of a
   // drive with separate GC blocks is filled first).
   // Inline: one GC page program per relocated page (the hot path of steady-state random writes).
+  // With `relocation: striped` the page goes to the cursor's die instead (program_copies_striped).
   void program_copies(std::uint32_t die, const Lpn* lpns, std::uint32_t count, OpList& ops) {
+    if (__builtin_expect(m_striped, 0)) return program_copies_striped(die, lpns, count, ops);
+    program_page(die, gc_write_point(die), lpns, count, OpOrigin::kGc, 0, ops);
+  }
+  // Striped relocation: the GC page of units read on `die` goes to the cursor's die, onto its GC
+  // write point (its host block with `destination: shared`), or to `die` itself when the cursor's
+  // die is down to m_foreign_floor free blocks. A program on another die carries
+  // relocation_cookie(die): the controller holds it until die's reads are done.
+  void program_copies_striped(std::uint32_t die, const Lpn* lpns, std::uint32_t count, OpList& ops);
+  // The GC write point of `die`: its GC block, or with `destination: shared` the host's open
+  // block (a GC block left open by an image of a drive with separate GC blocks is filled first),
+  // opening a block from its pool when there is none.
+  OpenBlock& gc_write_point(std::uint32_t die) {
     DieState& d = m_dies[die];
     OpenBlock* dest = &d.gc;
     if (d.gc.block < 0) {                     // the open GC block, the common case, is the only test on the way
       if (m_host_floor != 0) dest = &d.host;  // shared
       if (dest->block < 0) open_gc_block(die, *dest);
     }
-    program_page(die, *dest, lpns, count, OpOrigin::kGc, 0, ops);
+    return *dest;
   }
   void open_gc_block(std::uint32_t die, OpenBlock& open);  // throws when the die has no free block left
   // The collected (now empty) block is erased and goes back to the die's free pool.
@@ -215,6 +241,12 @@ class Ftl {
   // Free blocks a die keeps before the host may write into an open block: 0 with separate GC
   // blocks, the reserve with `destination: shared` (see Ftl::place).
   std::uint32_t m_host_floor = 0;
+  // Striped relocation (controller.gc.relocation): on, and the free blocks a die keeps from other
+  // dies' copies (they may open a block there only while it has more): at least free_blocks_low,
+  // so other dies' copies never start its GC nor reach the reserve its own GC and host rely on.
+  bool m_striped = false;
+  std::uint32_t m_foreign_floor = 0;
+  RelocationState m_relocation;
   std::uint64_t m_sequence = 0;  // units written, the clock of cost-benefit ages
   FtlListener* m_listener = nullptr;
   FtlStats m_stats;

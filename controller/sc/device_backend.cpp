@@ -73,12 +73,21 @@ void DeviceController::flush() {
 
 void DeviceController::submit_ops(bool background) {
   if (!m_ops.empty()) m_was_quiescent = false;
+  if (m_probe) m_probe->nand_ops_planned(m_ops.data(), m_ops.size());
   const bool holds = m_scheduler.holds();  // read priority: ops a read may overtake wait in the scheduler
+  const bool gated = m_gate.on();          // striped relocation: programs wait for their reads
   for (const NandOp& op : m_ops) {
     m_scheduler.submitted(op.die);
+    if (__builtin_expect(gated, 0) && m_gate.hold(op, background)) continue;
     if (!holds || m_scheduler.admit(op, background)) flash->submit(op);
   }
   m_ops.clear();
+}
+
+void DeviceController::release_relocated(const NandOp& op) {
+  m_gate.completed(op, [this](const NandOp& program, bool background) {
+    if (!m_scheduler.holds() || m_scheduler.admit(program, background)) flash->submit(program);
+  });
 }
 
 void DeviceController::flash_done(const NandOp& op) {
@@ -87,6 +96,7 @@ void DeviceController::flash_done(const NandOp& op) {
     NandOp next;
     if (m_scheduler.release(op.die, next)) flash->submit(next);  // the die went idle: its next held op
   }
+  if (__builtin_expect(m_gate.on(), 0)) release_relocated(op);  // a GC read: the programs it carries may go
   const OpTicket ticket = OpTicket::of(op);
   if (m_probe) report_op(op, ticket);
   switch (ticket.kind) {

@@ -28,6 +28,7 @@ DeviceController::DeviceController(sc_core::sc_module_name name, const DriveConf
       m_buffer(static_cast<std::uint32_t>(config.controller.write_buffer_bytes / config.controller.mapping_unit_bytes),
                m_ftl.geometry().units_per_page, CommandQueue::kMaxTags),
       m_scheduler(m_ftl.geometry().dies, FlashScheduler::HoldRules::of(config.controller)),
+      m_gate(m_ftl.geometry().dies, config.controller.gc.relocation == GcRelocation::kStriped),
       m_map(m_ftl, map_config(config), m_stats),
       m_background(config.controller.gc, m_ftl.geometry().units_per_page),
       m_user_sectors(config.controller.user_bytes / kSectorBytes) {

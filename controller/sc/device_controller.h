@@ -28,6 +28,7 @@
 #include "controller/sc/sata_if.h"
 #include "controller/sched/flash_scheduler.h"
 #include "controller/sched/op_ticket.h"
+#include "controller/sched/relocation_gate.h"
 #include "model/config/config.h"
 #include "model/core/probe.h"
 #include "model/time/timeline.h"
@@ -132,6 +133,8 @@ class DeviceController : public sc_core::sc_module,
   void drop_slot(std::uint32_t slot);
   [[gnu::noinline]] void complete_write_through(std::uint8_t tag);  // rare: kept out of drop_slot
   void check_quiescent();
+  // Striped relocation: a completed GC read lets the programs of its units go (relocation_gate.h).
+  void release_relocated(const NandOp& op);
   void on_idle();
   void background_step(std::uint32_t die);
   void relocated(Lpn lpn, Pua from, Pua to) override;
@@ -155,6 +158,7 @@ class DeviceController : public sc_core::sc_module,
   FirmwareCpu m_cpu;
   BufferManager m_buffer;
   FlashScheduler m_scheduler;
+  RelocationGate m_gate;  // striped GC relocation: a program waits for its reads on another die
   MapTraffic m_map;
   BackgroundGc m_background;
   std::unique_ptr<DataStore> m_data;  // the bytes (keep_data only)
