@@ -21,7 +21,7 @@ Ftl::Ftl(const DriveConfig& config, std::uint64_t p2l_memory_budget, std::uint32
       m_gc(m_geo, config.controller.gc),
       m_host_floor(config.controller.gc.destination == GcDestination::kShared ? kHostReserveBlocks : 0),
       m_striped(config.controller.gc.relocation == GcRelocation::kStriped),
-      m_foreign_floor(std::max(config.controller.gc.free_blocks_low, kHostReserveBlocks + 1)) {
+      m_foreign_floor(kHostReserveBlocks + 1) {
   if (m_geo.total_units > kMaxPhysicalUnits) {
     throw std::invalid_argument("geometry has more mapping units than the FTL can address");
   }

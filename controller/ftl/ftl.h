@@ -242,8 +242,9 @@ class Ftl {
   // blocks, the reserve with `destination: shared` (see Ftl::place).
   std::uint32_t m_host_floor = 0;
   // Striped relocation (controller.gc.relocation): on, and the free blocks a die keeps from other
-  // dies' copies (they may open a block there only while it has more): at least free_blocks_low,
-  // so other dies' copies never start its GC nor reach the reserve its own GC and host rely on.
+  // dies' copies (they may open a block there only while it has more): the host's reserve plus
+  // one, so others' copies leave the die in a state its own GC can reach by itself (at least one
+  // free block beyond the reserve); below free_blocks_low its GC starts with its next host page.
   bool m_striped = false;
   std::uint32_t m_foreign_floor = 0;
   RelocationState m_relocation;

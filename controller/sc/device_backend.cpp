@@ -77,8 +77,12 @@ void DeviceController::submit_ops(bool background) {
   const bool holds = m_scheduler.holds();  // read priority: ops a read may overtake wait in the scheduler
   const bool gated = m_gate.on();          // striped relocation: programs wait for their reads
   for (const NandOp& op : m_ops) {
-    m_scheduler.submitted(op.die);
+    // A program held by the gate reaches the scheduler when it goes (release_relocated): counted
+    // on its die before, it would keep the scheduler from releasing that die's held ops (the die
+    // "still has work"), among them GC reads another held program waits for. While one waits,
+    // the read it waits for is outstanding, so the drive is not quiescent.
     if (__builtin_expect(gated, 0) && m_gate.hold(op, background)) continue;
+    m_scheduler.submitted(op.die);
     if (!holds || m_scheduler.admit(op, background)) flash->submit(op);
   }
   m_ops.clear();
@@ -86,6 +90,7 @@ void DeviceController::submit_ops(bool background) {
 
 void DeviceController::release_relocated(const NandOp& op) {
   m_gate.completed(op, [this](const NandOp& program, bool background) {
+    m_scheduler.submitted(program.die);
     if (!m_scheduler.holds() || m_scheduler.admit(program, background)) flash->submit(program);
   });
 }

@@ -88,14 +88,51 @@ TEST_CASE("striped GC relocation keeps every invariant over millions of random o
   const FtlStats& s = ftl.stats();
   CHECK(s.gc_erases > 0);
   CHECK(cross_programs > 0);
-  // Every die got copies of others: with 4 dies three pages in four leave their victim's die,
-  // fewer only where a cursor die was at its floor.
-  CHECK(ftl.relocation().cross_die_units > s.gc_units_copied / 2);
+  // Thresholds 2 / 3 on about 5 spare blocks a die: in this steady state of foreground GC the
+  // dies sit near the floor (2), so most pages stay on their victim's die (the next test has room).
+  CHECK(ftl.relocation().cross_die_units > 0);
+  CHECK(ftl.relocation().own_die_fallbacks > 0);
   CHECK(ftl.relocation().cross_die_units <= s.gc_units_copied);
   std::uint64_t mapped = 0, valid = 0;
   for (Lpn lpn = 0; lpn < ftl.user_units(); ++lpn) mapped += ftl.lookup(lpn) != kUnmapped;
   for (std::uint32_t b = 0; b < ftl.geometry().blocks; ++b) valid += ftl.valid_units(b);
   CHECK(valid == mapped);
+}
+
+TEST_CASE("with free blocks to spare the cursor spreads a victim's pages over every die", "[ftl][gc][striped]") {
+  // Half the drive written, then half of that overwritten: every die has blocks holding invalid
+  // data and plenty of free blocks. Idle-time GC of die 0 alone: its GC pages go to the dies in
+  // turn, three in four to another die.
+  Ftl ftl(striped_drive(GcDestination::kSeparate));
+  FtlDriver driver(ftl);
+  const std::uint32_t half = ftl.user_units() / 2;
+  for (Lpn lpn = 0; lpn < half; ++lpn) driver.write(lpn);
+  for (Lpn lpn = 0; lpn < half; lpn += 2) driver.write(lpn);
+  const std::uint32_t dies = ftl.geometry().dies;
+  std::vector<std::uint64_t> pages_to(dies, 0);
+  OpList ops;
+  std::uint32_t steps = 0;
+  for (; steps < 100000; ++steps) {
+    ops.clear();
+    if (!ftl.background_collect(0, ftl.geometry().blocks_per_die, 4, ops)) break;
+    for (const NandOp& op : ops) {
+      if (op.kind != NandOpKind::kProgram) continue;
+      REQUIRE((op.die == 0) == (relocation_source(op) < 0));
+      ++pages_to[op.die];
+    }
+  }
+  REQUIRE(steps < 100000);  // it ends: nothing more worth collecting on die 0
+  REQUIRE(ftl.check_invariants().empty());
+  const std::uint64_t copied = ftl.stats().gc_units_copied;
+  CAPTURE(copied, ftl.relocation().cross_die_units, ftl.relocation().own_die_fallbacks);
+  REQUIRE(copied > 0);
+  CHECK(ftl.relocation().own_die_fallbacks == 0);
+  for (std::uint32_t d = 0; d < dies; ++d) {
+    CAPTURE(d);
+    CHECK(pages_to[d] + 1 >= pages_to[0]);  // round robin: each die within one page of the others
+    CHECK(pages_to[d] <= pages_to[0] + 1);
+  }
+  CHECK(ftl.relocation().cross_die_units == copied - pages_to[0]);
 }
 
 TEST_CASE("in_die relocation never writes a copy to another die and keeps its counters at zero", "[ftl][gc][striped]") {
@@ -159,19 +196,20 @@ TEST_CASE("a striped drive's image resumes bit-identically and keeps the cursor"
   b.load(in);
   CHECK(b.relocation().cursor == a.relocation().cursor);
   CHECK(b.relocation().cross_die_units == a.relocation().cross_die_units);
-  FtlDriver db(b);
-  // The same writes from here on give the same state: the same cursor, the same ops.
+  // The same writes from here on, each placed from die 0 on (fresh writers), give the same
+  // state: the same cursor, the same ops.
+  FtlDriver wa(a), wb(b);
   Rng ra(17), rb(17);
   for (int i = 0; i < 20000; ++i) {
     random_page(a, ra, page);
-    da.write_page(page.data(), std::uint32_t(page.size()));
+    wa.write_page(page.data(), std::uint32_t(page.size()));
     random_page(b, rb, page);
-    db.write_page(page.data(), std::uint32_t(page.size()));
-    REQUIRE(da.ops().size() == db.ops().size());
-    for (std::size_t k = 0; k < da.ops().size(); ++k) {
-      REQUIRE(da.ops()[k].die == db.ops()[k].die);
-      REQUIRE(da.ops()[k].block == db.ops()[k].block);
-      REQUIRE(da.ops()[k].cookie == db.ops()[k].cookie);
+    wb.write_page(page.data(), std::uint32_t(page.size()));
+    REQUIRE(wa.ops().size() == wb.ops().size());
+    for (std::size_t k = 0; k < wa.ops().size(); ++k) {
+      REQUIRE(wa.ops()[k].die == wb.ops()[k].die);
+      REQUIRE(wa.ops()[k].block == wb.ops()[k].block);
+      REQUIRE(wa.ops()[k].cookie == wb.ops()[k].cookie);
     }
   }
   CHECK(image_of(a) == image_of(b));
