@@ -1,5 +1,7 @@
 #include "controller/ftl/ftl.h"
 
+#include "controller/sched/op_ticket.h"
+
 #include "model/core/huge_pages.h"
 
 #include <algorithm>
@@ -17,7 +19,9 @@ Ftl::Ftl(const DriveConfig& config, std::uint64_t p2l_memory_budget, std::uint32
     : m_geo(Geometry::from(config)),
       m_p2l(m_geo.total_units, m_geo.units_per_block, p2l_memory_budget, p2l_cache_blocks),
       m_gc(m_geo, config.controller.gc),
-      m_host_floor(config.controller.gc.destination == GcDestination::kShared ? kHostReserveBlocks : 0) {
+      m_host_floor(config.controller.gc.destination == GcDestination::kShared ? kHostReserveBlocks : 0),
+      m_striped(config.controller.gc.relocation == GcRelocation::kStriped),
+      m_foreign_floor(kHostReserveBlocks + 1) {
   if (m_geo.total_units > kMaxPhysicalUnits) {
     throw std::invalid_argument("geometry has more mapping units than the FTL can address");
   }
@@ -47,6 +51,7 @@ void Ftl::secure_erase() {
   }
   std::fill(m_l2p.begin(), m_l2p.end(), kUnmapped);
   m_gc.clear();
+  m_relocation.cursor = 0;
   if (m_hybrid) m_hybrid->clear();
   for (std::uint32_t die = 0; die < m_geo.dies; ++die) {
     DieState& d = m_dies[die];
@@ -174,6 +179,33 @@ void Ftl::open_gc_block(std::uint32_t die, OpenBlock& open) {
   if (!open_block(die, open, 0)) {
     throw std::logic_error("GC has no free block for its copies on die " + std::to_string(die));
   }
+}
+
+Ftl::OpenBlock& Ftl::gc_write_point(std::uint32_t die) {
+  DieState& d = m_dies[die];
+  if (d.gc.block >= 0 || m_host_floor == 0) {
+    if (d.gc.block < 0) open_gc_block(die, d.gc);
+    return d.gc;
+  }
+  if (d.host.block < 0) open_gc_block(die, d.host);  // shared
+  return d.host;
+}
+
+void Ftl::program_copies_striped(std::uint32_t die, const Lpn* lpns, std::uint32_t count, OpList& ops) {
+  std::uint32_t dest = m_relocation.cursor;
+  m_relocation.cursor = dest + 1 == m_geo.dies ? 0 : dest + 1;
+  // Another die takes the page only above its floor: opening a block there leaves it at least
+  // m_foreign_floor free blocks. Otherwise the victim's own die, which GC may always write to.
+  if (dest != die && m_dies[dest].free_count <= m_foreign_floor) {
+    const DieState& d = m_dies[dest];
+    const OpenBlock& open = m_host_floor != 0 && d.gc.block < 0 ? d.host : d.gc;
+    if (open.block < 0 || m_dies[dest].free_count < m_foreign_floor) {
+      ++m_relocation.own_die_fallbacks;
+      dest = die;
+    }
+  }
+  if (dest != die) m_relocation.cross_die_units += count;
+  program_page(dest, gc_write_point(dest), lpns, count, OpOrigin::kGc, dest == die ? 0 : relocation_cookie(die), ops);
 }
 
 bool Ftl::can_place(std::uint32_t die) const {

@@ -31,6 +31,14 @@ struct FtlListener {
   virtual ~FtlListener() = default;
 };
 
+// Striped GC relocation (controller.gc.relocation: striped): the cursor of the next destination
+// die and what moved across dies. Saved by the drive image (section RELC) when striped.
+struct RelocationState {
+  std::uint32_t cursor = 0;             // die of the next GC page
+  std::uint64_t cross_die_units = 0;    // relocated units written to a die other than their victim's
+  std::uint64_t own_die_fallbacks = 0;  // GC pages whose cursor die was near its reserve
+};
+
 struct FtlStats {
   std::uint64_t host_units_written = 0;  // units accepted from the host (into the buffer)
   std::uint64_t host_units_programmed = 0;
@@ -143,6 +151,11 @@ class Ftl {
   std::int64_t active_victim(std::uint32_t die) const { return m_gc.active_victim(die); }
   // Valid-unit count of the block the configured policy would collect next on `die`, or -1.
   std::int64_t next_victim(std::uint32_t die) const;
+  // Striped relocation's cursor and counters (all zero with in_die).
+  const RelocationState& relocation() const { return m_relocation; }
+  bool striped_relocation() const { return m_striped; }
+  // Free blocks below which a die takes no other die's GC copies (striped relocation).
+  std::uint32_t foreign_copy_floor() const { return m_foreign_floor; }
 
   // The whole mapping state as bytes (an aged drive saved and restored by `ssdlab serve
   // --image`), in checksummed sections (ftl_image.h); load() throws ImageFormatError (a
@@ -179,6 +192,8 @@ class Ftl {
   // or with `destination: shared` the host's open block (a GC block left open by an image of a
   // drive with separate GC blocks is filled first).
   // Inline: one GC page program per relocated page (the hot path of steady-state random writes).
+  // With `relocation: striped` GC calls program_copies_striped instead (it tests that once per
+  // share of copies, not per page: GarbageCollector::copy_share).
   void program_copies(std::uint32_t die, const Lpn* lpns, std::uint32_t count, OpList& ops) {
     DieState& d = m_dies[die];
     OpenBlock* dest = &d.gc;
@@ -188,6 +203,15 @@ class Ftl {
     }
     program_page(die, *dest, lpns, count, OpOrigin::kGc, 0, ops);
   }
+  // Striped relocation: the GC page of units read on `die` goes to the cursor's die, onto its GC
+  // write point (its host block with `destination: shared`), or to `die` itself when the cursor's
+  // die is down to m_foreign_floor free blocks. A program on another die carries
+  // relocation_cookie(die): the controller holds it until die's reads are done.
+  void program_copies_striped(std::uint32_t die, const Lpn* lpns, std::uint32_t count, OpList& ops);
+  // The GC write point of `die`: its GC block, or with `destination: shared` the host's open
+  // block (a GC block left open by an image of a drive with separate GC blocks is filled first),
+  // opening a block from its pool when there is none.
+  OpenBlock& gc_write_point(std::uint32_t die);
   void open_gc_block(std::uint32_t die, OpenBlock& open);  // throws when the die has no free block left
   // The collected (now empty) block is erased and goes back to the die's free pool.
   void erase_victim(std::uint32_t die, std::uint32_t block, OpList& ops);
@@ -215,6 +239,13 @@ class Ftl {
   // Free blocks a die keeps before the host may write into an open block: 0 with separate GC
   // blocks, the reserve with `destination: shared` (see Ftl::place).
   std::uint32_t m_host_floor = 0;
+  // Striped relocation (controller.gc.relocation): on, and the free blocks a die keeps from other
+  // dies' copies (they may open a block there only while it has more): the host's reserve plus
+  // one, so others' copies leave the die in a state its own GC can reach by itself (at least one
+  // free block beyond the reserve); below free_blocks_low its GC starts with its next host page.
+  bool m_striped = false;
+  std::uint32_t m_foreign_floor = 0;
+  RelocationState m_relocation;
   std::uint64_t m_sequence = 0;  // units written, the clock of cost-benefit ages
   FtlListener* m_listener = nullptr;
   FtlStats m_stats;
@@ -233,7 +264,7 @@ inline void GarbageCollector::pay_for_host_page(Ftl& ftl, std::uint32_t die, std
   d.credit += std::uint64_t(units) * d.victim_valid_at_start;
   const std::uint64_t copies = d.credit / d.victim_invalid_at_start;
   d.credit -= copies * d.victim_invalid_at_start;
-  if (copies) copy_from_victim(ftl, die, copies, ops);
+  if (copies) copy_share(ftl, die, copies, ops);
 }
 
 }  // namespace ssdlab

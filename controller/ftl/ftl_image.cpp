@@ -7,6 +7,7 @@
 //   VALD u32 valid units per block       ERAS u32 erase count    AGES u64 last change
 //   STAT u8 state per block              DIE  one per die (open blocks, free ring, FIFO order,
 //   GC victim and progress, GC queue)    CNTR sequence and statistics
+//   RELC (only with relocation: striped) the cursor and counters of striped GC relocation
 //   VIDX the victim index                "FTLEND.."
 // Every section's length is bounded by the geometry before it is read, its checksum is checked,
 // and every index it holds is range-checked before it is used. load() reads into fresh objects
@@ -39,6 +40,7 @@ constexpr std::uint32_t kFormatVersion = 2;
 constexpr std::uint64_t kGeometryBytes = 7 * 4 + 8 + 8 + 4;
 constexpr std::uint64_t kDieFixedBytes = 8 + 4 + 8 + 4 + 4 + 4 + 4 + 8 + 4 + 8 + 8 + 8;
 constexpr std::uint64_t kCounterBytes = 10 * 8;
+constexpr std::uint64_t kRelocationBytes = 4 + 8 + 8;
 constexpr Lpn kNoLpnEntry = Ftl::kNoLpn;
 constexpr std::uint8_t kLastBlockState = 2;  // Ftl::BlockState: free, open, closed
 
@@ -256,7 +258,7 @@ std::uint64_t ftl_image_max_bytes(const Ftl& ftl) {
   const std::uint64_t blocks = g.blocks;
   return 16 + kFrame * (8 + std::uint64_t(g.dies)) + kGeometryBytes + 4 * std::uint64_t(ftl.user_units()) +
          4 * g.total_units + blocks * (4 + 4 + 8 + 1) + std::uint64_t(g.dies) * die_max_bytes(g) + kCounterBytes +
-         index_bytes(g) + 8;
+         index_bytes(g) + 8 + (ftl.striped_relocation() ? kFrame + kRelocationBytes : 0);
 }
 
 void load_ftl_image(Ftl& ftl, const std::uint8_t* data, std::size_t size, const FtlLoadOptions& options) {
@@ -402,6 +404,13 @@ void Ftl::save(std::ostream& out) const {
     }
     s.finish();
   }
+  if (m_striped) {
+    SectionWriter s(out, "RELC", kRelocationBytes);
+    s.put<std::uint32_t>(m_relocation.cursor);
+    s.put<std::uint64_t>(m_relocation.cross_die_units);
+    s.put<std::uint64_t>(m_relocation.own_die_fallbacks);
+    s.finish();
+  }
   {
     std::ostringstream index;
     m_gc.policy().index().save(index);
@@ -487,6 +496,19 @@ void read_counters(std::istream& in, bool verify, std::uint64_t& sequence, FtlSt
   s.finish();
 }
 
+RelocationState read_relocation(std::istream& in, const Geometry& g, bool verify) {
+  SectionReader s(in, "RELC", "striped GC relocation (an image of a drive with relocation: in_die has none)",
+                  kRelocationBytes, kRelocationBytes, verify);
+  RelocationState r;
+  r.cursor = s.get<std::uint32_t>();
+  r.cross_die_units = s.get<std::uint64_t>();
+  r.own_die_fallbacks = s.get<std::uint64_t>();
+  s.finish();
+  if (r.cursor >= g.dies)
+    corrupt("striped GC relocation cursor names die " + std::to_string(r.cursor) + " of " + std::to_string(g.dies));
+  return r;
+}
+
 void read_index(std::istream& in, const Geometry& g, bool verify, VictimPolicy& policy) {
   SectionReader s(in, "VIDX", "victim index", index_bytes(g), index_bytes(g), verify);
   std::string bytes(s.length(), '\0');
@@ -528,6 +550,7 @@ void Ftl::load(std::istream& in, const FtlLoadOptions& options) {
   std::uint64_t sequence = 0;
   FtlStats stats;
   read_counters(in, verify, sequence, stats);
+  const RelocationState relocation = m_striped ? read_relocation(in, m_geo, verify) : RelocationState{};
   read_index(in, m_geo, verify, gc.policy());
   image::expect_bytes(in, kFtlEnd, 8, "FTL end marker");
 
@@ -543,6 +566,7 @@ void Ftl::load(std::istream& in, const FtlLoadOptions& options) {
   m_gc = std::move(gc);
   m_sequence = sequence;
   m_stats = stats;
+  m_relocation = relocation;
   std::string broken = check_invariants();
   if (broken.empty()) broken = check_positions(m_dies, m_gc, m_geo, m_l2p, t.p2l);
   if (!broken.empty()) {

@@ -27,6 +27,13 @@ void Ftl::register_stats(const StatGroup& g) const {
       "map_bytes", [this] { return double(map_bytes()); }, "bytes",
       "memory the mapping table needs (page: 4 per unit; hybrid: block map and log-page maps)");
   if (m_hybrid) m_hybrid->register_stats(g.group("hybrid"));
+  if (m_striped) {  // controller.gc.relocation: striped (absent otherwise: in_die results stay as they were)
+    const StatGroup r = g.group("relocation");
+    r.counter("cross_die_units", m_relocation.cross_die_units, "units",
+              "relocated units written to a die other than their victim's");
+    r.counter("own_die_fallbacks", m_relocation.own_die_fallbacks, "pages",
+              "GC pages kept on the victim's die because the cursor's die was at its floor of free blocks");
+  }
 }
 
 }  // namespace ssdlab

@@ -15,8 +15,9 @@
 // Ftl's friend, and uses only the block of ftl.h marked "the narrow interface GarbageCollector
 // works through": the public read-only queries (geometry, lookup, p2l, valid_units, free_blocks,
 // next_victim, prefetch) and four private steps: sequence() (the clock of block ages),
-// start_collecting(block), program_copies(die, lpns, count, ops) and erase_victim(die, block,
-// ops). The mapping tables, open blocks and free pools stay the FTL's to change.
+// start_collecting(block), program_copies(die, lpns, count, ops) (or program_copies_striped with
+// controller.gc.relocation: striped) and erase_victim(die, block, ops). The mapping tables, open
+// blocks and free pools stay the FTL's to change.
 //
 // Plain C++, no SystemC; no allocation per operation (the per-die queues are reserved up front).
 #pragma once
@@ -73,11 +74,23 @@ class GarbageCollector {
  private:
   bool start_victim(Ftl& ftl, std::uint32_t die, std::vector<NandOp>& ops);
   // Relocates up to `max_units` valid units of the victim in progress; erases it when empty.
+  // `Striped`: controller.gc.relocation: striped (Ftl::program_copies_striped), chosen once per
+  // share by copy_share() so that in_die's page loop tests nothing more than before.
+  void copy_share(Ftl& ftl, std::uint32_t die, std::uint64_t max_units, std::vector<NandOp>& ops) {
+    if (__builtin_expect(m_striped, 0)) {
+      copy_from_victim<true>(ftl, die, max_units, ops);
+    } else {
+      copy_from_victim<false>(ftl, die, max_units, ops);
+    }
+  }
+  template <bool Striped>
   void copy_from_victim(Ftl& ftl, std::uint32_t die, std::uint64_t max_units, std::vector<NandOp>& ops);
+  template <bool Striped>
   void program_gc_page(Ftl& ftl, std::uint32_t die, std::uint32_t count, std::vector<NandOp>& ops);
   static void drop_stale_pending(const Ftl& ftl, Die& d, std::uint32_t victim);
 
   GcConfig m_config;
+  bool m_striped;  // m_config.relocation is striped
   VictimPolicy m_policy;
   std::vector<Die> m_dies;
 };

@@ -73,6 +73,7 @@ void DeviceController::flush() {
 
 void DeviceController::submit_ops(bool background) {
   if (!m_ops.empty()) m_was_quiescent = false;
+  if (__builtin_expect(m_submit_hooks, 0)) return submit_ops_hooked(background);
   const bool holds = m_scheduler.holds();  // read priority: ops a read may overtake wait in the scheduler
   for (const NandOp& op : m_ops) {
     m_scheduler.submitted(op.die);
@@ -81,11 +82,35 @@ void DeviceController::submit_ops(bool background) {
   m_ops.clear();
 }
 
+void DeviceController::submit_ops_hooked(bool background) {
+  if (m_probe) m_probe->nand_ops_planned(m_ops.data(), m_ops.size());
+  const bool holds = m_scheduler.holds();
+  const bool gated = m_gate.on();  // striped relocation: programs wait for their reads
+  for (const NandOp& op : m_ops) {
+    // A program held by the gate reaches the scheduler when it goes (release_relocated): counted
+    // on its die before, it would keep the scheduler from releasing that die's held ops (the die
+    // "still has work"), among them GC reads another held program waits for. While one waits,
+    // the read it waits for is outstanding, so the drive is not quiescent.
+    if (gated && m_gate.hold(op, background)) continue;
+    m_scheduler.submitted(op.die);
+    if (!holds || m_scheduler.admit(op, background)) flash->submit(op);
+  }
+  m_ops.clear();
+}
+
+void DeviceController::release_relocated(const NandOp& op) {
+  m_gate.completed(op, [this](const NandOp& program, bool background) {
+    m_scheduler.submitted(program.die);
+    if (!m_scheduler.holds() || m_scheduler.admit(program, background)) flash->submit(program);
+  });
+}
+
 void DeviceController::flash_done(const NandOp& op) {
   m_scheduler.completed(op.die);
-  if (m_scheduler.holds()) {
+  if (m_completion_hooks) {  // one test for both rules
     NandOp next;
-    if (m_scheduler.release(op.die, next)) flash->submit(next);  // the die went idle: its next held op
+    if (m_scheduler.holds() && m_scheduler.release(op.die, next)) flash->submit(next);  // the die's next held op
+    if (m_gate.on()) release_relocated(op);  // a GC read: the programs it carries may go
   }
   const OpTicket ticket = OpTicket::of(op);
   if (m_probe) report_op(op, ticket);

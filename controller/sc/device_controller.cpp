@@ -28,9 +28,12 @@ DeviceController::DeviceController(sc_core::sc_module_name name, const DriveConf
       m_buffer(static_cast<std::uint32_t>(config.controller.write_buffer_bytes / config.controller.mapping_unit_bytes),
                m_ftl.geometry().units_per_page, CommandQueue::kMaxTags),
       m_scheduler(m_ftl.geometry().dies, FlashScheduler::HoldRules::of(config.controller)),
+      m_gate(m_ftl.geometry().dies, config.controller.gc.relocation == GcRelocation::kStriped),
       m_map(m_ftl, map_config(config), m_stats),
       m_background(config.controller.gc, m_ftl.geometry().units_per_page),
       m_user_sectors(config.controller.user_bytes / kSectorBytes) {
+  m_submit_hooks = m_gate.on();
+  m_completion_hooks = m_scheduler.holds() || m_gate.on();
   const Geometry& g = m_ftl.geometry();
   m_ops.reserve(4 * std::size_t(g.pages_per_block) + 4);
   if (keep_data && m_ftl.hybrid()) {

@@ -28,6 +28,7 @@
 #include "controller/sc/sata_if.h"
 #include "controller/sched/flash_scheduler.h"
 #include "controller/sched/op_ticket.h"
+#include "controller/sched/relocation_gate.h"
 #include "model/config/config.h"
 #include "model/core/probe.h"
 #include "model/time/timeline.h"
@@ -52,7 +53,10 @@ class DeviceController : public sc_core::sc_module,
   void flash_done(const NandOp& op) override;
   // Instruments (model/core/probe.h): firmware CPU slices and completed flash ops with the
   // commands they served. Null: none.
-  void set_probe(Probe* probe) { m_probe = probe; }
+  void set_probe(Probe* probe) {
+    m_probe = probe;
+    m_submit_hooks = m_probe != nullptr || m_gate.on();
+  }
 
   // No command in flight and no flash operation outstanding.
   bool quiescent() const { return m_commands.active() == 0 && m_scheduler.outstanding() == 0; }
@@ -132,6 +136,10 @@ class DeviceController : public sc_core::sc_module,
   void drop_slot(std::uint32_t slot);
   [[gnu::noinline]] void complete_write_through(std::uint8_t tag);  // rare: kept out of drop_slot
   void check_quiescent();
+  // Striped relocation: a completed GC read lets the programs of its units go (relocation_gate.h).
+  void release_relocated(const NandOp& op);
+  // submit_ops() with a probe attached or striped relocation (one test on the common path).
+  void submit_ops_hooked(bool background);
   void on_idle();
   void background_step(std::uint32_t die);
   void relocated(Lpn lpn, Pua from, Pua to) override;
@@ -155,6 +163,7 @@ class DeviceController : public sc_core::sc_module,
   FirmwareCpu m_cpu;
   BufferManager m_buffer;
   FlashScheduler m_scheduler;
+  RelocationGate m_gate;  // striped GC relocation: a program waits for its reads on another die
   MapTraffic m_map;
   BackgroundGc m_background;
   std::unique_ptr<DataStore> m_data;  // the bytes (keep_data only)
@@ -168,6 +177,8 @@ class DeviceController : public sc_core::sc_module,
   const NandOp* m_completing_op = nullptr;  // in flash_done(): the program op that completes writes
   Anatomy m_scratch_anatomy;                // stamped for commands whose FIS carried no anatomy
   Probe* m_probe = nullptr;
+  bool m_submit_hooks = false;               // a probe or the relocation gate: submit_ops_hooked()
+  bool m_completion_hooks = false;           // the scheduler holds ops or the relocation gate is on
   std::uint32_t m_write_through_writes = 0;  // in flight: their programs are timed (kOpTimedBit)
 };
 

@@ -68,6 +68,17 @@ struct OpTicket {
   static constexpr std::uint32_t kMapWaitBit = 0x200;
 };
 
+// A GC page program that carries units read on another die (controller.gc.relocation: striped)
+// holds that die + 1 in its cookie; 0 (every other GC op) means read on its own die. The
+// controller holds such a program until the reads are done (controller/sched/relocation_gate.h).
+constexpr std::uint32_t relocation_cookie(std::uint32_t source_die) { return source_die + 1; }
+// The die whose GC reads `op` waits for, or -1.
+inline std::int64_t relocation_source(const NandOp& op) {
+  const std::uint32_t c = op.cookie & ~kOpTimedBit;
+  if (op.origin != OpOrigin::kGc || op.kind != NandOpKind::kProgram || c == 0) return -1;
+  return std::int64_t(c) - 1;
+}
+
 // The command that wrote a buffer slot: its tag and serial number. Tags are reused while a
 // write-back write's slots still wait for flash, so the serial tells the tag's next command
 // apart (CommandQueue::running).

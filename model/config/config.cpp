@@ -42,6 +42,8 @@ const char* to_string(GcDestination destination) {
   return destination == GcDestination::kShared ? "shared" : "separate";
 }
 
+const char* to_string(GcRelocation relocation) { return relocation == GcRelocation::kStriped ? "striped" : "in_die"; }
+
 const char* to_string(ReadPriority priority) {
   switch (priority) {
     case ReadPriority::kOverGc:

@@ -14,6 +14,10 @@ enum class CellType { kSlc = 1, kMlc = 2, kTlc = 3 };  // value = bits per cell 
 enum class GcPolicyKind { kGreedy, kCostBenefit, kFifo, kRandom, kDChoice };
 // Where GC writes the units it relocates: its own open block per die, or the host's.
 enum class GcDestination { kSeparate, kShared };
+// Which die GC writes a victim's valid units to: the victim's own (in_die), or the next die of a
+// round-robin cursor over all dies, page by page (striped: a superblock-style GC whose copies
+// no longer follow the host's striping; controller/ftl/ftl.h, program_copies).
+enum class GcRelocation { kInDie, kStriped };
 // Which queued flash work a host read may overtake at a die (controller/sched/flash_scheduler.h).
 enum class ReadPriority { kOff, kOverGc, kOverAll };
 
@@ -27,6 +31,7 @@ enum class HybridScheme { kFast, kBast };
 const char* to_string(CellType);
 const char* to_string(GcPolicyKind);
 const char* to_string(GcDestination);
+const char* to_string(GcRelocation);
 const char* to_string(ReadPriority);
 const char* to_string(HybridScheme);
 
@@ -67,6 +72,7 @@ struct GcConfig {
   std::uint32_t d_choices = 4;
   std::uint64_t seed = 1;  // of the random and d-choice samples
   GcDestination destination = GcDestination::kSeparate;
+  GcRelocation relocation = GcRelocation::kInDie;
   // Background GC yields to host reads: its queued ops are held in the controller and fed to a
   // die one at a time, so a host read waits only for the op already on the die.
   bool background_preemptible = false;

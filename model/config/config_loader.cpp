@@ -362,6 +362,11 @@ void DriveParser::check_spare_blocks(const YAML::Node& controller) {
 void DriveParser::check_hybrid(const YAML::Node& controller) {
   const ControllerConfig& ctl = c_.controller;
   if (ctl.ftl != FtlScheme::kHybrid) return;
+  // A hybrid FTL merges into the die of a logical block; it has no GC copies to stripe.
+  if (ctl.gc.relocation == GcRelocation::kStriped)
+    fail_cross(controller["gc"], "controller.gc", "relocation", {"controller.ftl"},
+               "striped relocation is garbage collection of page mapping: a hybrid FTL (controller.ftl: hybrid) "
+               "merges each logical block on its own die; use relocation: in_die or ftl: page");
   const NandConfig& n = c_.nand;
   if (ctl.mapping_unit_bytes != n.page_size_bytes)
     fail_cross(controller, "controller", "ftl", {"controller.mapping_unit", "nand.page_size"},

@@ -234,6 +234,15 @@ void add_gc_and_host(ParamTable& t) {
           .choice([](DriveConfig& c, std::size_t i) { c.controller.gc.destination = static_cast<GcDestination>(i); },
                   [](const DriveConfig& c) { return static_cast<std::size_t>(c.controller.gc.destination); })
           .desc_is("where relocated data goes: a GC open block of its own per die, or the host's open block"));
+  t.push_back(
+      make_param("controller.gc.relocation", K::kChoice)
+          .def("in_die")
+          .pick({"in_die", "striped"})
+          .choice([](DriveConfig& c, std::size_t i) { c.controller.gc.relocation = static_cast<GcRelocation>(i); },
+                  [](const DriveConfig& c) { return static_cast<std::size_t>(c.controller.gc.relocation); })
+          .desc_is("which die a victim's valid units go to: the victim's own, or page by page the next die of a "
+                   "round-robin cursor over all dies (a die near its reserve is skipped: the victim's own "
+                   "instead); page mapping only"));
   t.push_back(make_param("controller.gc.background", K::kSection).desc_is("background (idle-time) GC and the host"));
   t.push_back(make_param("controller.gc.background.preemptible", K::kBool)
                   .def("false")

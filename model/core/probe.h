@@ -4,6 +4,7 @@
 // interval may be booked ahead of the current time (a bus or link reservation), never behind it.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -24,6 +25,9 @@ class Probe {
   // carries); empty for GC and mapping-table work and for ops no command waits for.
   virtual void nand_op(const NandOp& /*op*/, const OpTiming& /*t*/, const std::uint64_t* /*serials*/,
                        std::uint32_t /*count*/) {}
+  // The controller submits `count` ops the firmware planned, in the firmware's order (before any
+  // is held back by the flash scheduler or, with striped GC relocation, waits for its reads).
+  virtual void nand_ops_planned(const NandOp* /*ops*/, std::size_t /*count*/) {}
   // The channel bus of `channel` is booked [start, end) by an op of die `die`.
   virtual void bus(std::uint32_t /*channel*/, std::uint32_t /*die*/, Picos /*start*/, Picos /*end*/) {}
   // A FIS is booked on the SATA wire [start, end).
@@ -44,6 +48,9 @@ class ProbeFanout final : public Probe {
   bool empty() const { return m_probes.empty(); }
   void nand_op(const NandOp& op, const OpTiming& t, const std::uint64_t* serials, std::uint32_t count) override {
     for (Probe* p : m_probes) p->nand_op(op, t, serials, count);
+  }
+  void nand_ops_planned(const NandOp* ops, std::size_t count) override {
+    for (Probe* p : m_probes) p->nand_ops_planned(ops, count);
   }
   void bus(std::uint32_t channel, std::uint32_t die, Picos start, Picos end) override {
     for (Probe* p : m_probes) p->bus(channel, die, start, end);
