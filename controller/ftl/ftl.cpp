@@ -181,16 +181,6 @@ void Ftl::open_gc_block(std::uint32_t die, OpenBlock& open) {
   }
 }
 
-Ftl::OpenBlock& Ftl::gc_write_point(std::uint32_t die) {
-  DieState& d = m_dies[die];
-  if (d.gc.block >= 0 || m_host_floor == 0) {
-    if (d.gc.block < 0) open_gc_block(die, d.gc);
-    return d.gc;
-  }
-  if (d.host.block < 0) open_gc_block(die, d.host);  // shared
-  return d.host;
-}
-
 void Ftl::program_copies_striped(std::uint32_t die, const Lpn* lpns, std::uint32_t count, OpList& ops) {
   std::uint32_t dest = m_relocation.cursor;
   m_relocation.cursor = dest + 1 == m_geo.dies ? 0 : dest + 1;

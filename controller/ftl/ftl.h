@@ -195,13 +195,7 @@ class Ftl {
   // With `relocation: striped` GC calls program_copies_striped instead (it tests that once per
   // share of copies, not per page: GarbageCollector::copy_share).
   void program_copies(std::uint32_t die, const Lpn* lpns, std::uint32_t count, OpList& ops) {
-    DieState& d = m_dies[die];
-    OpenBlock* dest = &d.gc;
-    if (d.gc.block < 0) {                     // the open GC block, the common case, is the only test on the way
-      if (m_host_floor != 0) dest = &d.host;  // shared
-      if (dest->block < 0) open_gc_block(die, *dest);
-    }
-    program_page(die, *dest, lpns, count, OpOrigin::kGc, 0, ops);
+    program_page(die, gc_write_point(die), lpns, count, OpOrigin::kGc, 0, ops);
   }
   // Striped relocation: the GC page of units read on `die` goes to the cursor's die, onto its GC
   // write point (its host block with `destination: shared`), or to `die` itself when the cursor's
@@ -211,7 +205,13 @@ class Ftl {
   // The GC write point of `die`: its GC block, or with `destination: shared` the host's open
   // block (a GC block left open by an image of a drive with separate GC blocks is filled first),
   // opening a block from its pool when there is none.
-  OpenBlock& gc_write_point(std::uint32_t die);
+  OpenBlock& gc_write_point(std::uint32_t die) {
+    DieState& d = m_dies[die];
+    if (d.gc.block >= 0) return d.gc;  // the open GC block, the common case, is the only test on the way
+    OpenBlock& open = m_host_floor != 0 ? d.host : d.gc;  // shared: the host's block
+    if (open.block < 0) open_gc_block(die, open);
+    return open;
+  }
   void open_gc_block(std::uint32_t die, OpenBlock& open);  // throws when the die has no free block left
   // The collected (now empty) block is erased and goes back to the die's free pool.
   void erase_victim(std::uint32_t die, std::uint32_t block, OpList& ops);

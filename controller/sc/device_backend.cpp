@@ -75,10 +75,7 @@ void DeviceController::submit_ops(bool background) {
   if (!m_ops.empty()) m_was_quiescent = false;
   if (__builtin_expect(m_submit_hooks, 0)) return submit_ops_hooked(background);
   const bool holds = m_scheduler.holds();  // read priority: ops a read may overtake wait in the scheduler
-  for (const NandOp& op : m_ops) {
-    m_scheduler.submitted(op.die);
-    if (!holds || m_scheduler.admit(op, background)) flash->submit(op);
-  }
+  for (const NandOp& op : m_ops) dispatch(op, background, holds);
   m_ops.clear();
 }
 
@@ -91,18 +88,14 @@ void DeviceController::submit_ops_hooked(bool background) {
     // on its die before, it would keep the scheduler from releasing that die's held ops (the die
     // "still has work"), among them GC reads another held program waits for. While one waits,
     // the read it waits for is outstanding, so the drive is not quiescent.
-    if (gated && m_gate.hold(op, background)) continue;
-    m_scheduler.submitted(op.die);
-    if (!holds || m_scheduler.admit(op, background)) flash->submit(op);
+    if (!(gated && m_gate.hold(op, background))) dispatch(op, background, holds);
   }
   m_ops.clear();
 }
 
 void DeviceController::release_relocated(const NandOp& op) {
-  m_gate.completed(op, [this](const NandOp& program, bool background) {
-    m_scheduler.submitted(program.die);
-    if (!m_scheduler.holds() || m_scheduler.admit(program, background)) flash->submit(program);
-  });
+  m_gate.completed(
+      op, [this](const NandOp& program, bool background) { dispatch(program, background, m_scheduler.holds()); });
 }
 
 void DeviceController::flash_done(const NandOp& op) {

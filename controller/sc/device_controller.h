@@ -131,7 +131,12 @@ class DeviceController : public sc_core::sc_module,
     return m_buffer.partial_flush_allowed(!m_config.controller.write_cache || m_draining || m_flush_tag >= 0,
                                           m_commands);
   }
-  void submit_ops(bool background = false);                  // `background`: idle-time GC work
+  void submit_ops(bool background = false);  // `background`: idle-time GC work
+  // One op to its die, through the flash scheduler (`holds`: read priority may hold it there).
+  void dispatch(const NandOp& op, bool background, bool holds) {
+    m_scheduler.submitted(op.die);
+    if (!holds || m_scheduler.admit(op, background)) flash->submit(op);
+  }
   void report_op(const NandOp& op, const OpTicket& ticket);  // to the probe
   void drop_slot(std::uint32_t slot);
   [[gnu::noinline]] void complete_write_through(std::uint8_t tag);  // rare: kept out of drop_slot
