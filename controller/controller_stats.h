@@ -4,6 +4,8 @@
 
 #include <cstdint>
 
+#include "controller/sched/read_spread.h"
+
 namespace ssdlab {
 
 struct ControllerStats {
@@ -17,6 +19,7 @@ struct ControllerStats {
   std::uint64_t trims = 0, flushes = 0;
   std::uint64_t background_gc_ops = 0;          // flash operations issued by idle-time GC
   std::uint64_t map_reads = 0, map_writes = 0;  // translation pages read on a miss / written back
+  ReadSpreadTotals read_spread;                 // host read commands' page reads over the dies
 };
 
 }  // namespace ssdlab

@@ -21,6 +21,12 @@ void DeviceController::register_stats(const StatGroup& g) const {
   reads.counter("from_buffer", s.read_units_from_buffer, "units", "mapping units read from the write buffer");
   reads.counter("unmapped", s.read_units_unmapped, "units", "mapping units read never written or trimmed (zeros)");
   reads.counter("from_nand", s.read_units_from_nand, "units", "mapping units read from flash");
+  const StatGroup spread = g.group("read_spread");
+  spread.counter("commands", s.read_spread.commands, "commands", "host read commands that read flash");
+  spread.counter("pages", s.read_spread.pages, "reads", "their flash page reads");
+  spread.counter("dies", s.read_spread.dies, "dies", "summed over those commands: dies each read");
+  spread.counter("busiest_die_pages", s.read_spread.busiest_pages, "reads",
+                 "summed over those commands: page reads of each one's busiest die (read one after another)");
   const WriteBuffer& b = buffer();
   const StatGroup buf = g.group("buffer");
   buf.level(

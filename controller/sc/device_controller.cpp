@@ -28,6 +28,7 @@ DeviceController::DeviceController(sc_core::sc_module_name name, const DriveConf
       m_buffer(static_cast<std::uint32_t>(config.controller.write_buffer_bytes / config.controller.mapping_unit_bytes),
                m_ftl.geometry().units_per_page, CommandQueue::kMaxTags),
       m_scheduler(m_ftl.geometry().dies, FlashScheduler::HoldRules::of(config.controller)),
+      m_read_spread(m_ftl.geometry().dies),
       m_gate(m_ftl.geometry().dies, config.controller.gc.relocation == GcRelocation::kStriped),
       m_map(m_ftl, map_config(config), m_stats),
       m_background(config.controller.gc, m_ftl.geometry().units_per_page),
@@ -200,6 +201,7 @@ void DeviceController::start_read(std::uint8_t tag) {
     have_op = true;
   }
   if (have_op) data_ops.push_back(op);
+  m_read_spread.count(data_ops, m_stats.read_spread);
   c.pending = static_cast<std::uint32_t>(data_ops.size());
   if (c.map_pending == 0) m_map.release_deferred(tag, m_ops);
   submit_ops();

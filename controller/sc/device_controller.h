@@ -28,6 +28,7 @@
 #include "controller/sc/sata_if.h"
 #include "controller/sched/flash_scheduler.h"
 #include "controller/sched/op_ticket.h"
+#include "controller/sched/read_spread.h"
 #include "controller/sched/relocation_gate.h"
 #include "model/config/config.h"
 #include "model/core/probe.h"
@@ -154,8 +155,8 @@ class DeviceController : public sc_core::sc_module,
   void send_read_data(std::uint8_t tag);
   void erased(std::uint32_t block) override;
 
-  // 19 members, over the ~15 guideline because this is the hub: one per firmware part (8: FTL,
-  // commands, CPU, buffer, scheduler, map traffic, idle GC, data), the configuration, the
+  // 20 members, over the ~15 guideline because this is the hub: one per firmware part (9: FTL,
+  // commands, CPU, buffer, scheduler, read spread, map traffic, idle GC, data), the configuration, the
   // statistics and the drive size, the ops being handed to the flash, and the module's own
   // time-keeping state (timeline, CPU lane, quiescence event and its two edges, drain and
   // FLUSH state). Each is a handle or a part, none a table of its own.
@@ -168,7 +169,8 @@ class DeviceController : public sc_core::sc_module,
   FirmwareCpu m_cpu;
   BufferManager m_buffer;
   FlashScheduler m_scheduler;
-  RelocationGate m_gate;  // striped GC relocation: a program waits for its reads on another die
+  ReadSpread m_read_spread;  // per-die page reads of the command being planned (statistics only)
+  RelocationGate m_gate;     // striped GC relocation: a program waits for its reads on another die
   MapTraffic m_map;
   BackgroundGc m_background;
   std::unique_ptr<DataStore> m_data;  // the bytes (keep_data only)

@@ -211,6 +211,19 @@ void explain_direction(std::string& out, const nlohmann::json& phase, const char
   }
 }
 
+// Reads of several pages: how many dies they needed, and what the busiest one read in turn.
+void explain_spread(std::string& out, const nlohmann::json& phase) {
+  const auto it = phase.find("read_spread");
+  if (it == phase.end() || !it->is_object()) return;
+  const double pages = it->value("pages_per_command", 0.0);
+  if (pages < 1.5) return;  // single-page reads: nothing to spread
+  const double busiest = it->value("busiest_die_pages", 0.0);
+  out += "  a read needed " + number(pages, "%.1f") + " flash page reads on " +
+         number(it->value("dies_per_command", 0.0), "%.1f") + " dies; its busiest die read " + number(busiest, "%.2f") +
+         " of them one after another" +
+         (busiest < 1.005 ? " (every page on a die of its own)" : " (the data's layout over the dies)") + ".\n";
+}
+
 }  // namespace
 
 nlohmann::json anatomy_json(const IoStats& io) {
@@ -242,6 +255,7 @@ std::string explain_summary(const nlohmann::json& summary) {
     }
     const DieGc dg = busiest_gc_die(phase);
     explain_direction(out, phase, "read", dg);
+    explain_spread(out, phase);
     explain_direction(out, phase, "write", dg);
   }
   return out;

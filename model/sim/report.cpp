@@ -79,6 +79,17 @@ void add_job_figures(nlohmann::json& j, const PhaseResult& r, const std::vector<
   j["jobs"] = jobs;
 }
 
+// Host reads' flash page reads over the dies, per command (ReadSpread); null without such reads.
+nlohmann::json read_spread_json(const PhaseResult& r) {
+  const std::uint64_t commands = r.controller("read_spread.commands");
+  if (commands == 0) return nullptr;
+  const double n = double(commands);
+  return {{"commands", commands},
+          {"pages_per_command", double(r.controller("read_spread.pages")) / n},
+          {"dies_per_command", double(r.controller("read_spread.dies")) / n},
+          {"busiest_die_pages", double(r.controller("read_spread.busiest_die_pages")) / n}};
+}
+
 nlohmann::json phase_json(const PhaseResult& r, const std::vector<double>& percentiles) {
   nlohmann::json j;
   j["name"] = r.name;
@@ -117,6 +128,7 @@ nlohmann::json phase_json(const PhaseResult& r, const std::vector<double>& perce
   j["map_writes"] = r.map_writes();
   j["background_gc_ops"] = r.background_gc_ops();
   j["free_blocks_end"] = r.free_blocks_end();
+  j["read_spread"] = read_spread_json(r);
   j["die_utilisation"] = r.die_utilisation();
   j["link_utilisation"] = r.link_utilisation();
   j["trims"] = r.io.trims;
