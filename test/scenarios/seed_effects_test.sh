@@ -6,6 +6,8 @@
 #   sequential write passes recover pass after pass: pass 1 < pass 2 < pass 3 < fresh.
 # - D4 (vertex-30g-fw1275-hybrid, FAST): the fresh drive's random-write IOPS fall within the
 #   document's six runs (run 1 several times run 6), run 1 within 5 % of the preset's calibration.
+# - D4 read as one drive (page-mapped Vertex, d4-...-unerased: filled after its fresh runs, no
+#   erase): the filled drive starts lower than the fresh one and its six runs stay level.
 # - D4 JMF602 (jmicron-jmf602-bast): random-write latency maxima on the filled drive far above
 #   the same drive with page mapping and above the page-mapped Vertex's on the same test.
 # D3 and the D4 runs are full size (the page-mapped Vertex's D4, the reference for latency maxima, is scaled) (scaled copies of D3 distort its GC: a few dozen blocks per
@@ -38,6 +40,13 @@ if [ -z "${SSDLAB_SANITIZER_BUILD:-}" ]; then
     q d4h 'near(ph("fresh_run1")["iops"], cal("cal-hybrid", "randwrite_4k_fresh")["iops"])'
   check "D4 (hybrid Vertex) a fresh drive falls within the document's six runs: run 1 > 2 x run 6" \
     q d4h 'ph("fresh_run1")["iops"] > 2 * ph("fresh_run#5")["iops"]'
+
+  run d4u d4-vertex-random-write-decay-unerased.yaml
+  check "D4 (page-mapped Vertex, filled after its fresh runs without an erase) the filled drive is lower: run 1 < fresh run 1 / 2" \
+    q d4u 'ph("filled_run1")["iops"] < 0.5 * ph("fresh_run1")["iops"]'
+  check "D4 (same) and its curve is stable: the six filled runs within a factor 1.5 of each other" \
+    q d4u 'max(p["iops"] for p in s["phases"] if p["name"].startswith("filled_run")) < 1.5 * min(p["iops"] for p in s["phases"] if p["name"].startswith("filled_run"))' \
+    'len([p for p in s["phases"] if p["name"].startswith("filled_run")]) == 6'
 fi
 
 jmf_scale=()

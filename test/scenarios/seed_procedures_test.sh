@@ -47,6 +47,7 @@ check "D6 in-order refills without TRIM copy no more than scattered ones" \
 run cal-vertex calibration/vertex-30g.yaml
 run d2 d2-vertex-fresh-vs-used.yaml
 run d4 d4-vertex-random-write-decay.yaml
+run d4u d4-vertex-random-write-decay-unerased.yaml
 run cal-m225 calibration/crucial-m225.yaml
 run d9 d9-m225-prefilled-vs-trimmed.yaml
 check "D2 reads and writes in the document's order: read, write, read, write, read, write" \
@@ -58,7 +59,9 @@ check "D4 fresh random-write IOPS within 5 % of the vertex-30g calibration" \
   q d4 'near(ph("fresh_run1")["iops"], cal("cal-vertex", "randwrite_4k_fresh")["iops"])'
 check "D9 trimmed random writes within 5 % of the crucial-m225 calibration" \
   q d9 'near(ph("trimmed_random_4k")["write_mbps"], cal("cal-m225", "randwrite_4k_fresh")["write_mbps"])'
-for r in d2 d3 d4; do
+check "D4's other reading: six fresh runs, then the sequential fill on the same drive (no erase), six filled runs" \
+  q d4u 'names == ["secure_erase", "fresh_run1"] + ["fresh_run#%d" % i for i in range(1, 6)] + ["sequential_fill", "filled_run1"] + ["filled_run#%d" % i for i in range(1, 6)]'
+for r in d2 d3 d4 d4u; do
   check "$r runs the spring-2009 Vertex firmware (no idle-time GC)" \
     q "$r" 's["drive"] == "vertex-30g-fw1275"' 'idle_free_blocks(run) == 0'
 done
