@@ -3,7 +3,9 @@
 // fast as the layout the writes left: 32 pages of a 128 KiB read on 32 dies run side by side,
 // the same pages with two on one die wait a tR and a transfer for the second. Summed per
 // command (ControllerStats), these say why one sequential read pass is slower than another
-// (docs/seed-scenarios.md: D2, D3, D7). Plain C++; no allocation per command.
+// (docs/seed-scenarios.md: D2, D3, D7). With mapping units of several pages (virtual pages) a
+// "die" is the FTL's die group and a page read one virtual page's. Plain C++; no allocation
+// per command.
 #pragma once
 
 #include <algorithm>
