@@ -7,8 +7,7 @@
 namespace ssdlab {
 
 FifoOrder::FifoOrder(std::uint32_t dies, std::uint32_t blocks_per_die)
-    : m_blocks_per_die(blocks_per_die),
-      m_prev(std::size_t(dies) * blocks_per_die, kNone),
+    : m_prev(std::size_t(dies) * blocks_per_die, kNone),
       m_next(std::size_t(dies) * blocks_per_die, kNone),
       m_order(std::size_t(dies) * blocks_per_die, 0),
       m_dies(dies) {}

@@ -49,7 +49,6 @@ class FifoOrder {
   void unlink(Die& d, std::uint32_t block);
   void pop_mark(Die& d);
 
-  std::uint32_t m_blocks_per_die = 0;
   std::vector<std::int32_t> m_prev, m_next;  // per block
   std::vector<std::uint64_t> m_order;        // per block: its close order
   std::vector<Die> m_dies;
