@@ -270,6 +270,7 @@ void ServeBridge::check_quiesce() {
     saved = m_hooks.save_image();
     ++(saved ? m_nbd.image_saves : m_nbd.image_save_failures);
     if (saved) m_dirty = false;
+    if (m_shutdown) m_shutdown_save_failed = !saved;
   }
   std::vector<Waiter> waiters;
   waiters.swap(m_flush_waiters);

@@ -95,6 +95,8 @@ class ServeBridge : public sc_core::sc_module, public IoCompletionIf {
 
   // Shut down: every request answered, drive drained, image saved, statistics written.
   bool finished() const { return m_finished; }
+  // The image save at shutdown failed: the file holds the drive as it was last saved.
+  bool shutdown_save_failed() const { return m_shutdown_save_failed; }
   // Requests in the drive or waiting for their arrival time.
   bool busy() const { return m_in_flight > 0 || !m_release.empty(); }
   const IoStats& io_stats() const { return m_io; }  // per ATA command, as `ssdlab run` counts
@@ -146,6 +148,7 @@ class ServeBridge : public sc_core::sc_module, public IoCompletionIf {
   bool m_drain_requested = false;
   bool m_shutdown = false;
   bool m_finished = false;
+  bool m_shutdown_save_failed = false;
   std::vector<nbd::IoPtr> m_held;
   struct Waiter {
     nbd::IoPtr io;

@@ -8,6 +8,10 @@
 #include <string>
 #include <vector>
 
+namespace CLI {
+class App;
+}
+
 namespace ssdlab {
 
 struct ServeOptions {
@@ -28,8 +32,12 @@ struct ServeOptions {
   double handshake_timeout_s = 10;
 };
 
-// Serves until SIGINT/SIGTERM; returns the exit status. Throws ConfigError for a bad config
-// and std::runtime_error for other refusals (an image of another drive, an address in use).
+// Serves until SIGINT/SIGTERM; returns the exit status: 0, or 1 when the image could not be
+// saved at shutdown. Throws ConfigError for a bad config and std::runtime_error for other
+// refusals (an image of another drive, an address in use).
 int run_serve(const ServeOptions& options);
+
+// The `serve` subcommand's options, bound to `options` (main.cpp; serve_cli.cpp).
+CLI::App* add_serve_command(CLI::App& app, ServeOptions& options);
 
 }  // namespace ssdlab
