@@ -109,7 +109,6 @@ class ServeBridge : public sc_core::sc_module, public IoCompletionIf {
     nbd::IoPtr io;
     std::uint32_t parts = 0;
     bool error = false;
-    Picos start_ps = 0;
   };
 
   void on_arrived();
@@ -121,7 +120,7 @@ class ServeBridge : public sc_core::sc_module, public IoCompletionIf {
   void start(nbd::IoPtr io);
   void add_part(std::uint32_t slot, AtaCommand command, Lba lba, std::uint32_t sectors, std::uint8_t* data, bool fua);
   void finish(std::uint32_t slot);
-  void reply(const nbd::IoPtr& io, Picos start_ps, std::uint32_t error);
+  void reply(const nbd::IoPtr& io, std::uint32_t error);
   void begin_quiesce();
   void check_quiesce();
 
@@ -150,11 +149,7 @@ class ServeBridge : public sc_core::sc_module, public IoCompletionIf {
   bool m_finished = false;
   bool m_shutdown_save_failed = false;
   std::vector<nbd::IoPtr> m_held;
-  struct Waiter {
-    nbd::IoPtr io;
-    Picos start_ps;
-  };
-  std::vector<Waiter> m_flush_waiters;  // FLUSHes answered once the image is on disk
+  std::vector<nbd::IoPtr> m_flush_waiters;  // FLUSHes answered once the image is on disk
   IoStats m_io;
   NbdStats m_nbd;
 };

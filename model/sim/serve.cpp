@@ -52,6 +52,17 @@ nbd::Limits serve_limits(const ServeOptions& o) {
                              std::to_string(o.handshake_timeout_s));
   }
   l.handshake_timeout = std::chrono::milliseconds(std::max<long long>(1, std::llround(o.handshake_timeout_s * 1000)));
+  if (l.connection_bytes < nbd::kPieceBytes) {
+    throw std::runtime_error("--max-connection-bytes must be at least " + format_size(nbd::kPieceBytes) +
+                             " (a piece of a request), got '" + o.max_connection_bytes + "'");
+  }
+  l.max_connections_per_peer =
+      o.max_connections_per_peer != 0 ? o.max_connections_per_peer : std::max(1u, o.max_connections * 3 / 4);
+  if (!(o.idle_timeout_s >= 0) || o.idle_timeout_s > 864000) {
+    throw std::runtime_error("--idle-timeout must be between 0 (never) and 864000 seconds, got " +
+                             std::to_string(o.idle_timeout_s));
+  }
+  l.idle_timeout = std::chrono::milliseconds(std::llround(o.idle_timeout_s * 1000));
   return l;
 }
 
@@ -153,14 +164,22 @@ struct Session {
         {"export_bytes", config.controller.user_bytes},
         {"connections", c.connections.load()},
         {"refused_connections", c.refused_connections.load()},
+        {"peer_refusals", c.peer_refusals.load()},
         {"handshake_timeouts", c.handshake_timeouts.load()},
+        {"idle_timeouts", c.idle_timeouts.load()},
         {"accept_backoffs", c.accept_backoffs.load()},
         {"memory_waits", c.memory_waits.load()},
+        {"pieced_requests", c.pieced_requests.load()},
+        {"broken_replies", c.broken_replies.load()},
+        {"peak_held_bytes", c.peak_held_bytes.load()},
         {"limits",
          {{"connection_bytes", server->limits().connection_bytes},
           {"server_bytes", server->limits().server_bytes},
+          {"piece_bytes", nbd::kPieceBytes},
           {"max_connections", server->limits().max_connections},
-          {"handshake_timeout_s", double(server->limits().handshake_timeout.count()) / 1e3}}},
+          {"max_connections_per_peer", server->limits().max_connections_per_peer},
+          {"handshake_timeout_s", double(server->limits().handshake_timeout.count()) / 1e3},
+          {"idle_timeout_s", double(server->limits().idle_timeout.count()) / 1e3}}},
         {"bad_handshakes", c.bad_handshakes.load()},
         {"rejected_requests", c.rejected.load()},
         {"lost_mid_request", c.lost_mid_request.load()},

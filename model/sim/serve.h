@@ -25,11 +25,14 @@ struct ServeOptions {
   std::string export_name;  // empty: the drive config's name
   double spin_us = 60;      // realtime: spin this long before an event (idle drive)
   // What clients may make the server hold (nbd::Limits): in-flight payload bytes per
-  // connection and in all, connections, seconds to finish the handshake.
+  // connection and in all, connections in all and per peer (0: three quarters of the limit),
+  // seconds to finish the handshake, seconds a session may stay idle (0: for ever).
   std::string max_connection_bytes = "64MiB";
   std::string max_server_bytes = "256MiB";
   unsigned max_connections = 64;
+  unsigned max_connections_per_peer = 0;
   double handshake_timeout_s = 10;
+  double idle_timeout_s = 3600;
 };
 
 // Serves until SIGINT/SIGTERM; returns the exit status: 0, or 1 when the image could not be

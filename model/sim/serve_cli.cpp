@@ -29,14 +29,22 @@ CLI::App* add_serve_command(CLI::App& app, ServeOptions& o) {
   cmd->add_option("--spin-us", o.spin_us, "realtime: microseconds busy-waited before each event instead of sleeping")
       ->capture_default_str();
   cmd->add_option("--max-connection-bytes", o.max_connection_bytes,
-                  "READ/WRITE bytes one connection may have in flight; then its requests wait")
+                  "READ/WRITE bytes one connection may hold (at least 128KiB); then its requests wait")
       ->capture_default_str();
   cmd->add_option("--max-server-bytes", o.max_server_bytes,
-                  "READ/WRITE bytes all connections together may have in flight")
+                  "READ/WRITE bytes all connections together may hold, beyond 128KiB each; larger requests are "
+                  "served in pieces")
       ->capture_default_str();
   cmd->add_option("--max-connections", o.max_connections, "further connections are closed at once")
       ->capture_default_str();
+  cmd->add_option("--max-connections-per-peer", o.max_connections_per_peer,
+                  "connections from one address (Unix socket: one process); default three quarters of "
+                  "--max-connections")
+      ->capture_default_str();
   cmd->add_option("--handshake-timeout", o.handshake_timeout_s, "seconds a client has to finish the NBD handshake")
+      ->capture_default_str();
+  cmd->add_option("--idle-timeout", o.idle_timeout_s,
+                  "seconds a session may send nothing and read none of its replies before it is closed (0: never)")
       ->capture_default_str();
   return cmd;
 }
