@@ -38,7 +38,7 @@ CLI::App* add_serve_command(CLI::App& app, ServeOptions& o) {
   cmd->add_option("--max-connections", o.max_connections, "further connections are closed at once")
       ->capture_default_str();
   cmd->add_option("--max-connections-per-peer", o.max_connections_per_peer,
-                  "connections from one address (Unix socket: one process); default three quarters of "
+                  "connections from one address (Unix socket: one process); 0: three quarters of "
                   "--max-connections")
       ->capture_default_str();
   cmd->add_option("--handshake-timeout", o.handshake_timeout_s, "seconds a client has to finish the NBD handshake")
