@@ -140,9 +140,12 @@ Json phase_json(const Phase& p) {
 }
 
 // Runs `phases` on a drive built from `config`, after `prepare` (given the runner before
-// the simulation starts: age the FTL, record memory). Returns the phase results.
+// the simulation starts: age the FTL, record memory). `after` sees the runner once the run is
+// over, before it is destroyed: anything read from the drive is read there. Returns the phase
+// results.
 std::vector<Phase> simulate_phases(const DriveConfig& config, std::vector<PhaseSpec> phases, std::uint64_t seed,
-                                   const std::function<void(ScenarioRunner&)>& prepare) {
+                                   const std::function<void(ScenarioRunner&)>& prepare,
+                                   const std::function<void(const ScenarioRunner&)>& after = nullptr) {
   ScenarioSpec s;
   s.name = "bench";
   s.path = "bench";
@@ -162,6 +165,7 @@ std::vector<Phase> simulate_phases(const DriveConfig& config, std::vector<PhaseS
   sc_core::sc_start();
   if (!runner.error().empty()) throw std::runtime_error(runner.error());
   if (!runner.finished()) throw std::runtime_error("simulation stopped before the scenario ended");
+  if (after) after(runner);
   std::vector<Phase> out;
   for (std::size_t i = 0; i < runner.results().size(); ++i) {
     out.push_back(Phase{runner.results()[i], i < cpu.size() ? cpu[i] : 0.0});
@@ -367,22 +371,23 @@ Json row_rss1t(const Options& o) {
   line["row"] = "1 TiB drive (16 KiB pages), 4 KiB random writes at steady state: peak RSS";
   line["drive"] = drive_json(c);
   const double rss_start = double(peak_rss_kib()) / 1024.0;
-  Json pre, mem;
-  ScenarioRunner* runner = nullptr;
-  const auto results = simulate_phases(c, {job("randwrite_4k_qd32", RwMode::kRandWrite, 4096, 32, n * 4096)}, o.seed,
-                                       [&](ScenarioRunner& r) {
-                                         mem["process_start_mib"] = rss_start;
-                                         mem["after_construction_mib"] = double(peak_rss_kib()) / 1024.0;
-                                         age_direct(r, fill, overwrite, o.seed, o.check, pre);
-                                         mem["after_aging_mib"] = double(peak_rss_kib()) / 1024.0;
-                                         runner = &r;
-                                       });
-  const P2lTable& table = runner->ssd.controller.ftl().p2l();
-  const Json p2l_json{{"spilled", table.spilled()},
-                      {"in_memory_mib", double(table.memory_bytes()) / 1048576.0},
-                      {"spill_file_mib", double(table.file_bytes()) / 1048576.0},
-                      {"block_loads", table.block_loads()},
-                      {"block_stores", table.block_stores()}};
+  Json pre, mem, p2l_json;
+  const auto results = simulate_phases(
+      c, {job("randwrite_4k_qd32", RwMode::kRandWrite, 4096, 32, n * 4096)}, o.seed,
+      [&](ScenarioRunner& r) {
+        mem["process_start_mib"] = rss_start;
+        mem["after_construction_mib"] = double(peak_rss_kib()) / 1024.0;
+        age_direct(r, fill, overwrite, o.seed, o.check, pre);
+        mem["after_aging_mib"] = double(peak_rss_kib()) / 1024.0;
+      },
+      [&](const ScenarioRunner& r) {  // the P2L table as the run left it (the runner is gone after)
+        const P2lTable& table = r.ssd.controller.ftl().p2l();
+        p2l_json = Json{{"spilled", table.spilled()},
+                        {"in_memory_mib", double(table.memory_bytes()) / 1048576.0},
+                        {"spill_file_mib", double(table.file_bytes()) / 1048576.0},
+                        {"block_loads", table.block_loads()},
+                        {"block_stores", table.block_stores()}};
+      });
   line.update(phase_json(results.back()));
   line.erase("name");
   const double peak = double(peak_rss_kib()) / 1024.0;

@@ -269,9 +269,12 @@ std::string Ftl::check_invariants() const {
     err << "valid units " << valid_total << " != mapped LPNs " << mapped;
     return err.str();
   }
-  if (m_hybrid) return m_hybrid->check(*this);
   for (std::uint32_t die = 0; die < m_geo.dies; ++die) {
     const std::string broken = check_die_invariants(die);
+    if (!broken.empty()) return broken;
+  }
+  if (m_hybrid) {  // its data and log blocks, their pages and its lists (hybrid_check.cpp)
+    std::string broken = m_hybrid->check(*this);
     if (!broken.empty()) return broken;
   }
   return m_gc.policy().check_index(is_closed, valid);
@@ -304,6 +307,13 @@ std::string Ftl::check_die_invariants(std::uint32_t die) const {
       return err.str();
     }
     pooled[b - m_geo.first_block_of_die(die)] = true;
+  }
+  if (m_hybrid) {  // its blocks are data or log blocks (HybridMap::check): no page-mapped write point or GC
+    if (d.host.block >= 0 || d.gc.block >= 0 || m_gc.active_victim(die) >= 0 || !m_gc.die(die).pending.empty()) {
+      err << "die " << die << " of a hybrid FTL names a page-mapped write point or a GC victim";
+      return err.str();
+    }
+    return m_gc.policy().check_die(die, closed, is_closed, valid);
   }
   // Open blocks: exactly the host block, the GC block and the victim being collected.
   std::uint32_t open_blocks = 0;

@@ -8,6 +8,7 @@
 //   STAT u8 state per block              DIE  one per die (open blocks, free ring, FIFO order,
 //   GC victim and progress, GC queue)    CNTR sequence and statistics
 //   RELC (only with relocation: striped) the cursor and counters of striped GC relocation
+//   HYBR (only with ftl: hybrid) the log-block map (controller/ftl/hybrid/hybrid_image.cpp)
 //   VIDX the victim index                "FTLEND.."
 // Every section's length is bounded by the geometry before it is read, its checksum is checked,
 // and every index it holds is range-checked before it is used. load() reads into fresh objects
@@ -17,6 +18,7 @@
 #include <algorithm>
 #include <cstring>
 #include <istream>
+#include <optional>
 #include <ostream>
 #include <sstream>
 #include <stdexcept>
@@ -258,7 +260,8 @@ std::uint64_t ftl_image_max_bytes(const Ftl& ftl) {
   const std::uint64_t blocks = g.blocks;
   return 16 + kFrame * (8 + std::uint64_t(g.dies)) + kGeometryBytes + 4 * std::uint64_t(ftl.user_units()) +
          4 * g.total_units + blocks * (4 + 4 + 8 + 1) + std::uint64_t(g.dies) * die_max_bytes(g) + kCounterBytes +
-         index_bytes(g) + 8 + (ftl.striped_relocation() ? kFrame + kRelocationBytes : 0);
+         index_bytes(g) + 8 + (ftl.striped_relocation() ? kFrame + kRelocationBytes : 0) +
+         (ftl.hybrid() ? kFrame + ftl.hybrid()->image_max_bytes() : 0);
 }
 
 void load_ftl_image(Ftl& ftl, const std::uint8_t* data, std::size_t size, const FtlLoadOptions& options) {
@@ -411,6 +414,7 @@ void Ftl::save(std::ostream& out) const {
     s.put<std::uint64_t>(m_relocation.own_die_fallbacks);
     s.finish();
   }
+  if (m_hybrid) m_hybrid->save(out);
   {
     std::ostringstream index;
     m_gc.policy().index().save(index);
@@ -551,6 +555,8 @@ void Ftl::load(std::istream& in, const FtlLoadOptions& options) {
   FtlStats stats;
   read_counters(in, verify, sequence, stats);
   const RelocationState relocation = m_striped ? read_relocation(in, m_geo, verify) : RelocationState{};
+  std::optional<HybridMap> hybrid = m_hybrid;  // the same drive's map, to be overwritten
+  if (hybrid) hybrid->load(in, verify);
   read_index(in, m_geo, verify, gc.policy());
   image::expect_bytes(in, kFtlEnd, 8, "FTL end marker");
 
@@ -567,6 +573,7 @@ void Ftl::load(std::istream& in, const FtlLoadOptions& options) {
   m_sequence = sequence;
   m_stats = stats;
   m_relocation = relocation;
+  m_hybrid = std::move(hybrid);
   std::string broken = check_invariants();
   if (broken.empty()) broken = check_positions(m_dies, m_gc, m_geo, m_l2p, t.p2l);
   if (!broken.empty()) {

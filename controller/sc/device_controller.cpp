@@ -3,7 +3,6 @@
 #include <algorithm>
 
 #include "controller/ftl/virtual_page.h"
-#include "model/config/config_loader.h"
 
 namespace ssdlab {
 
@@ -37,16 +36,6 @@ DeviceController::DeviceController(sc_core::sc_module_name name, const DriveConf
   m_completion_hooks = m_scheduler.holds() || m_gate.on();
   const Geometry& g = m_ftl.geometry();
   m_ops.reserve(4 * std::size_t(g.pages_per_block) + 4);
-  if (keep_data && m_ftl.hybrid()) {
-    throw ConfigError(config.source_path +
-                      ": controller.ftl: hybrid carries no data and has no drive image (ssdlab serve); use "
-                      "controller.ftl: page");
-  }
-  if (keep_data && g.pages_per_unit > 1) {
-    throw ConfigError(config.source_path + ": controller.mapping_unit of " + std::to_string(g.pages_per_unit) +
-                      " pages carries no data and has no drive image (ssdlab serve); use a mapping_unit of at most "
-                      "nand.page_size");
-  }
   if (keep_data) m_data = std::make_unique<DataStore>(g, m_buffer.capacity());
   if (keep_data || !m_map.unlimited()) m_ftl.set_listener(this);
 }

@@ -1,5 +1,6 @@
-// One NBD client connection: handshake, requests, replies, and what it may hold (Limits).
-// Runs on the server's Asio thread only.
+// One NBD client connection: handshake, requests, and what it may hold (Limits): admission of
+// a request whole or in pieces, WRITE payloads. Its replies are in nbd_replies.cpp. Runs on the
+// server's Asio thread only.
 #include <algorithm>
 
 #include "host/nbd/nbd_server_impl.h"
@@ -9,20 +10,15 @@ namespace ssdlab::nbd {
 namespace asio = boost::asio;
 
 namespace {
-constexpr std::size_t kDiscardChunk = 64 * 1024;  // payload of a refused WRITE is read and dropped
-constexpr std::size_t kMaxRepliesPerWrite = 64;
-
-// Payload bytes a request holds while it is outstanding: its READ or WRITE buffer.
-std::uint64_t payload_bytes(std::uint16_t type, std::uint32_t length) {
-  return type == kCmdRead || type == kCmdWrite ? length : 0;
-}
-std::uint64_t payload_bytes(const Io& io) {
-  return io.kind == IoKind::kRead || io.kind == IoKind::kWrite ? io.length : 0;
-}
+// A WRITE's buffer grows as its payload arrives: read at most this much more at a time (and at
+// most as much as already arrived), so a client that sends a header and little else makes the
+// server hold little.
+constexpr std::size_t kPayloadStep = 64 * 1024;
+constexpr std::uint32_t kSector = 512;  // the advertised minimum block: pieces are whole sectors
 }  // namespace
 
-Connection::Connection(Server::Impl& server, Socket socket, std::uint64_t id)
-    : m_server(server), m_socket(std::move(socket)), m_handshake_timer(server.io), m_id(id) {}
+Connection::Connection(Server::Impl& server, Socket socket, std::uint64_t id, std::string peer)
+    : m_server(server), m_socket(std::move(socket)), m_handshake_timer(server.io), m_id(id), m_peer(std::move(peer)) {}
 
 // ---- handshake ---------------------------------------------------------------------------
 
@@ -90,6 +86,7 @@ void Connection::on_option() {
         return self->close();
       case Next::kTransmission:
         self->m_transmission = true;
+        self->progress();
         self->m_handshake_timer.cancel();
         self->m_handshake.clear();
         self->m_handshake.shrink_to_fit();
@@ -98,10 +95,10 @@ void Connection::on_option() {
   });
 }
 
-// ---- transmission ------------------------------------------------------------------------
+// ---- transmission: requests ------------------------------------------------------------------
 
 void Connection::read_request() {
-  if (m_input_closed || m_closed || m_server.stopping || m_reading || m_wait != Wait::kNone) return;
+  if (m_input_closed || m_closed || m_server.stopping || m_reading || m_admitting) return;
   if (!may_read()) {
     m_paused = true;
     return;
@@ -123,9 +120,11 @@ void Connection::on_request(const error_code& ec) {
   m_reading = false;
   if (ec) return input_ended(false);  // EOF without NBD_CMD_DISC is a normal disconnect
   if (m_server.stopping || m_closed) return;
+  progress();
   Request r;
   if (!decode_request(m_header.data(), r)) return bad_handshake();  // out of step: nothing to trust
   if (r.type == kCmdDisc) return input_ended(false);                // outstanding replies still go out
+  ++m_open_requests;
   const std::uint32_t error = check_request(r, m_server.ex);
   if (error != kOk) {
     ++m_server.counters.rejected;
@@ -133,76 +132,129 @@ void Connection::on_request(const error_code& ec) {
     queue_reply(error, r.handle, nullptr);
     return read_request();
   }
-  m_request = r;
+  m_admitting = std::make_shared<Transfer>();
+  m_admitting->request = r;
   admit_or_wait();
 }
 
-// The request in m_request goes ahead once its payload fits this connection's bound and the
-// server's; until then nothing more is read from this client. A connection holding nothing
-// goes ahead whatever its request's size and whatever the others hold: no client can stall
-// another by leaving its replies unread, and the server's total exceeds its bound by at most
-// one request per connection.
+// Hands the request being admitted to the backend: whole when it fits this connection's bound
+// and the server's, else in pieces of what fits (at least kPieceBytes, which a connection
+// holding nothing always gets). A READ goes in pieces only once its connection holds nothing:
+// its reply is then streamed piece by piece, and no other reply may come between. Until the
+// whole request is admitted nothing more is read from this client.
 void Connection::admit_or_wait() {
-  if (m_closed) return;
-  const std::uint64_t bytes = payload_bytes(m_request.type, m_request.length);
-  const bool alone = m_bytes == 0;
-  const bool fits_here = bytes == 0 || alone || m_bytes + bytes <= m_server.limits.connection_bytes;
-  const Wait wait = !fits_here                                                         ? Wait::kOwn
-                    : bytes > 0 && !m_server.reserve(shared_from_this(), bytes, alone) ? Wait::kServer
-                                                                                       : Wait::kNone;
-  if (wait != Wait::kNone) {
-    if (m_wait == Wait::kNone) ++m_server.counters.memory_waits;
-    m_wait = wait;
-    return;
+  while (!m_closed && m_admitting) {
+    Transfer& t = *m_admitting;
+    const Request& r = t.request;
+    if (r.type != kCmdRead && r.type != kCmdWrite) {  // no payload: nothing to hold
+      start_piece(r.length);
+      continue;
+    }
+    const std::uint32_t left = r.length - t.admitted;
+    const std::uint64_t own_room = m_bytes < kPieceBytes ? kPieceBytes - m_bytes : 0;
+    const std::uint64_t connection_room = m_server.limits.connection_bytes - m_bytes;
+    const std::uint64_t room = std::min(connection_room, own_room + m_server.shared_room(this));
+    const std::uint64_t least = std::min<std::uint64_t>(left, kPieceBytes);
+    Wait wait = Wait::kNone;
+    std::uint32_t piece = 0;
+    if (room >= left) {
+      piece = left;
+    } else if (r.type == kCmdRead && t.admitted == 0 && !quiet()) {
+      wait = Wait::kQuiet;
+    } else if (room >= least) {
+      piece = static_cast<std::uint32_t>(room / kSector * kSector);
+    } else {
+      wait = connection_room < least ? Wait::kOwn : Wait::kServer;
+    }
+    if (wait != Wait::kNone) {
+      if (m_wait == Wait::kNone) ++m_server.counters.memory_waits;
+      if (wait == Wait::kServer) {
+        m_server.wait_for_room(shared_from_this());
+      } else if (m_wait == Wait::kServer) {
+        m_server.drop_waiter(this);
+      }
+      m_wait = wait;
+      return;
+    }
+    if (m_wait == Wait::kServer) m_server.drop_waiter(this);
+    m_wait = Wait::kNone;
+    if (piece < r.length && t.admitted == 0) {
+      ++m_server.counters.pieced_requests;
+      if (r.type == kCmdRead) m_stream = m_admitting;  // its reply is streamed: others wait behind it
+    }
+    hold(piece);
+    start_piece(piece);
+    if (r.type == kCmdWrite) return;  // the next piece once this one's payload is in
   }
-  m_wait = Wait::kNone;
-  m_bytes += bytes;
-  start_io();
 }
 
-void Connection::start_io() {
-  const Request& r = m_request;
+void Connection::start_piece(std::uint32_t length) {
+  Transfer& t = *m_admitting;
+  const Request& r = t.request;
   auto io = std::make_shared<Io>();
   io->kind = r.type == kCmdRead    ? IoKind::kRead
              : r.type == kCmdWrite ? IoKind::kWrite
              : r.type == kCmdTrim  ? IoKind::kTrim
                                    : IoKind::kFlush;
   io->fua = r.flags & kCmdFlagFua;
-  io->offset = r.offset;
-  io->length = r.length;
+  io->offset = r.offset + t.admitted;
+  io->length = length;
   io->handle = r.handle;
+  io->piece = t.admitted;
+  io->transfer = m_admitting;
   io->connection = shared_from_this();
-  if (io->kind == IoKind::kRead) io->data.resize(r.length);
-  if (io->kind != IoKind::kWrite) {
+  t.admitted += length;
+  if (io->kind == IoKind::kWrite) return read_payload(io);
+  if (io->kind == IoKind::kRead) io->data.resize(length);
+  dispatch(io);
+  if (t.admitted == r.length) admitted_all();
+}
+
+// The request is in the backend whole: the next one may be read.
+void Connection::admitted_all() {
+  m_admitting.reset();
+  read_request();
+}
+
+// A WRITE piece's payload, into a buffer that grows as it arrives; then the piece goes to the
+// drive and the next one is admitted.
+void Connection::read_payload(const IoPtr& io) {
+  const std::size_t have = io->data.size();
+  if (have == io->length) {
     dispatch(io);
-    return read_request();
+    if (m_admitting->admitted == m_admitting->request.length) return admitted_all();
+    return admit_or_wait();
   }
-  io->data.resize(r.length);
+  const std::size_t step = std::min<std::size_t>(io->length - have, std::max(kPayloadStep, have));
+  if (io->data.capacity() < have + step) io->data.reserve(std::min<std::size_t>(io->length, 2 * (have + step)));
+  io->data.resize(have + step);
   m_reading = true;
   auto self = shared_from_this();
-  asio::async_read(m_socket, asio::buffer(io->data), [self, io](const error_code& ec2, std::size_t) {
+  asio::async_read(m_socket, asio::buffer(io->data.data() + have, step), [self, io](const error_code& ec, std::size_t) {
     self->m_reading = false;
-    if (ec2 || self->m_server.stopping || self->m_closed) {
+    if (ec || self->m_server.stopping || self->m_closed) {
       io->connection.reset();
-      self->release(payload_bytes(*io));
-      if (ec2) self->input_ended(true);  // the write was never acknowledged: dropped
-      return;
+      self->m_admitting.reset();  // pieces already in the drive complete; no reply is written
+      self->release(io->length);
+      if (ec) return self->input_ended(true);
+      return self->maybe_close();
     }
-    self->dispatch(io);
-    self->read_request();
+    self->progress();
+    self->read_payload(io);
   });
 }
 
 void Connection::discard_payload(std::uint32_t left, std::uint32_t error, std::uint64_t handle) {
-  if (m_scratch.empty()) m_scratch.resize(kDiscardChunk);
-  const std::size_t chunk = std::min<std::size_t>(left, kDiscardChunk);
+  std::vector<std::uint8_t>& scratch = m_server.discard;
+  const std::size_t chunk = std::min<std::size_t>(left, scratch.size());
   m_reading = true;
   auto self = shared_from_this();
-  asio::async_read(m_socket, asio::buffer(m_scratch.data(), chunk),
+  asio::async_read(m_socket, asio::buffer(scratch.data(), chunk),
                    [self, left, chunk, error, handle](const error_code& ec, std::size_t) {
                      self->m_reading = false;
                      if (ec) return self->input_ended(true);
                      if (self->m_server.stopping || self->m_closed) return;
+                     self->progress();
                      if (left > chunk) return self->discard_payload(std::uint32_t(left - chunk), error, handle);
                      self->queue_reply(error, handle, nullptr);
                      self->read_request();
@@ -217,92 +269,34 @@ void Connection::dispatch(const IoPtr& io) {
   m_server.backend.submit(io);
 }
 
-void Connection::reply(const IoPtr& io) {
-  --m_in_flight;
-  --m_server.in_flight;
-  const auto handover = static_cast<std::uint64_t>(
-      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - io->completed).count());
-  ++m_server.counters.handovers;
-  m_server.counters.handover_ns_sum += handover;
-  if (handover > m_server.counters.handover_ns_max.load(std::memory_order_relaxed)) {
-    m_server.counters.handover_ns_max = handover;
-  }
-  io->connection.reset();
-  if (m_closed) {
-    release(payload_bytes(*io));
-  } else {
-    // The payload stays held until the reply is written: a client that does not read its
-    // replies cannot make the server hold more.
-    queue_reply(io->error, io->handle, io->kind == IoKind::kRead && io->error == kOk ? io : nullptr,
-                payload_bytes(*io));
-    resume_reading();
-  }
-  maybe_close();
+// Payload bytes taken: this connection's own piece first, then from the server's pool.
+void Connection::hold(std::uint64_t bytes) {
+  if (bytes == 0) return;
+  const std::uint64_t before = m_bytes;
+  m_bytes += bytes;
+  m_server.held_changed(before, m_bytes);
 }
 
-void Connection::queue_reply(std::uint32_t error, std::uint64_t handle, IoPtr with_data, std::uint64_t bytes) {
-  Outgoing out;
-  encode_simple_reply(out.header.data(), error, handle);
-  out.io = std::move(with_data);
-  out.bytes = bytes;
-  m_out.push_back(std::move(out));
-  write_next();
-}
-
-void Connection::write_next() {
-  if (m_writing || m_out.empty() || m_closed) return;
-  m_write_buffers.clear();
-  const std::size_t n = std::min(m_out.size(), kMaxRepliesPerWrite);
-  for (std::size_t i = 0; i < n; ++i) {
-    m_write_buffers.push_back(asio::buffer(m_out[i].header));
-    if (m_out[i].io) m_write_buffers.push_back(asio::buffer(m_out[i].io->data));
-  }
-  m_writing = n;
-  auto self = shared_from_this();
-  asio::async_write(m_socket, m_write_buffers, [self](const error_code& ec, std::size_t) {
-    const std::size_t done = self->m_writing;
-    self->m_writing = 0;
-    if (ec) {  // the client is gone: nothing more can reach it
-      self->close();
-      self->drop_output();
-      return;
-    }
-    std::uint64_t bytes = 0;
-    for (std::size_t i = 0; i < done && !self->m_out.empty(); ++i) {
-      bytes += self->m_out.front().bytes;
-      self->m_out.pop_front();
-    }
-    self->m_server.counters.replies += done;
-    self->release(bytes);
-    self->write_next();
-    self->resume_reading();
-    self->maybe_close();
-  });
-}
-
-// Payload bytes no longer held: a request waiting here, then those waiting at the server, may go.
+// Payload bytes no longer held: the request being admitted here, then those waiting at the
+// server, may go on.
 void Connection::release(std::uint64_t bytes) {
   if (bytes == 0) return;
+  const std::uint64_t before = m_bytes;
   m_bytes -= bytes;
-  m_server.held_bytes -= bytes;
-  if (m_wait == Wait::kOwn || (m_wait == Wait::kServer && m_bytes == 0)) admit_or_wait();
-  m_server.wake_waiters();
+  m_server.held_changed(before, m_bytes);
+  if (m_wait != Wait::kNone) admit_or_wait();
 }
 
-void Connection::drop_output() {
-  std::uint64_t bytes = 0;
-  for (const Outgoing& o : m_out) bytes += o.bytes;
-  m_out.clear();
-  release(bytes);
-}
-
-// A request read but not admitted when the server stops: answered ESHUTDOWN (a WRITE's payload
-// is not read: the connection closes after the reply).
+// A request read but not admitted (or not whole) when the server stops: answered ESHUTDOWN
+// when nothing of it reached the drive (a WRITE's payload is not read: the connection closes
+// after the reply); one in pieces already cannot be answered whole, so the connection closes.
 void Connection::cancel_waiting_request() {
-  if (m_wait == Wait::kNone) return;
-  if (m_wait == Wait::kServer) m_server.forget_waiter(this);
+  if (!m_admitting || m_reading) return;
+  if (m_wait == Wait::kServer) m_server.drop_waiter(this);
   m_wait = Wait::kNone;
-  if (!m_closed) queue_reply(kEshutdown, m_request.handle, nullptr);
+  const std::shared_ptr<Transfer> t = std::move(m_admitting);
+  if (t->admitted > 0) return close();
+  if (!m_closed) queue_reply(kEshutdown, t->request.handle, nullptr);
 }
 
 void Connection::input_ended(bool mid_request) {
@@ -313,7 +307,7 @@ void Connection::input_ended(bool mid_request) {
 }
 
 void Connection::maybe_close() {
-  if (m_input_closed && m_in_flight == 0 && m_out.empty() && !m_writing) close();
+  if (m_input_closed && m_in_flight == 0 && m_out.empty() && m_deferred.empty() && !m_writing && !m_admitting) close();
 }
 
 void Connection::stop_intake() {
@@ -332,8 +326,9 @@ void Connection::close_when_idle() {
 void Connection::close() {
   if (m_closed) return;
   m_closed = true;
-  if (m_wait == Wait::kServer) m_server.forget_waiter(this);
+  if (m_wait == Wait::kServer) m_server.drop_waiter(this);
   m_wait = Wait::kNone;
+  m_admitting.reset();
   m_handshake_timer.cancel();
   error_code ec;
   m_socket.shutdown(asio::socket_base::shutdown_both, ec);
@@ -341,7 +336,7 @@ void Connection::close() {
   if (!m_writing) drop_output();  // else the buffers stay valid until the write's handler runs
   --m_server.counters.open_connections;
   auto self = shared_from_this();  // survive our removal from the server's table
-  m_server.remove(m_id);
+  m_server.remove(m_id, m_peer);
 }
 
 }  // namespace ssdlab::nbd

@@ -4,6 +4,7 @@
 #include "host/nbd/nbd_server.h"
 
 #include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -21,6 +22,7 @@ namespace asio = boost::asio;
 
 namespace {
 constexpr auto kShutdownGrace = std::chrono::seconds(10);  // then connections are cut
+constexpr std::size_t kDiscardChunk = 64 * 1024;           // payload of a refused WRITE is read and dropped
 // Busy polling: keep polling this long after the last event (a client's next request follows
 // its reply closely).
 constexpr auto kPollLinger = std::chrono::microseconds(300);
@@ -43,11 +45,37 @@ const char* to_string(IoKind kind) {
 // ---- server ------------------------------------------------------------------------------
 
 Server::Impl::Impl(Export e, Backend& b, Limits l)
-    : ex(std::move(e)), backend(b), limits(l), signals(io), grace(io), accept_retry(io) {}
+    : ex(std::move(e)),
+      backend(b),
+      limits(l),
+      signals(io),
+      grace(io),
+      accept_retry(io),
+      idle_timer(io),
+      discard(kDiscardChunk) {}
 
-void Server::Impl::remove(std::uint64_t id) {
+void Server::Impl::remove(std::uint64_t id, const std::string& peer) {
   connections.erase(id);
+  const auto it = peers.find(peer);
+  if (it != peers.end() && --it->second == 0) peers.erase(it);
   if (finishing && connections.empty()) grace.cancel();
+}
+
+void Server::Impl::sweep_idle() {
+  if (limits.idle_timeout.count() == 0) return;
+  const auto period = std::clamp<std::chrono::milliseconds>(limits.idle_timeout / 4, std::chrono::milliseconds(10),
+                                                            std::chrono::milliseconds(1000));
+  idle_timer.expires_after(period);
+  idle_timer.async_wait([this](const error_code& ec) {
+    if (ec || finishing) return;
+    const auto deadline = std::chrono::steady_clock::now() - limits.idle_timeout;
+    for (const auto& c : all_connections()) {
+      if (!c->idle_since(deadline)) continue;
+      ++counters.idle_timeouts;
+      c->close();
+    }
+    sweep_idle();
+  });
 }
 
 std::vector<std::shared_ptr<Connection>> Server::Impl::all_connections() const {
@@ -66,25 +94,37 @@ void Server::Impl::close_listeners() {
   }
 }
 
-void Server::Impl::adopt(Socket socket) {
-  if (connections.size() >= limits.max_connections) {
+void Server::Impl::adopt(Socket socket, std::string peer) {
+  const bool full = connections.size() >= limits.max_connections;
+  const auto known = peers.find(peer);
+  const bool peer_full = known != peers.end() && known->second >= limits.max_connections_per_peer;
+  if (full || peer_full) {
     // NBD has no way to refuse before the handshake: the connection is closed at once.
-    ++counters.refused_connections;
-    if (!at_connection_limit) {
-      std::fprintf(stderr, "ssdlab serve: %u connections open (--max-connections): new ones are closed\n",
-                   limits.max_connections);
-      at_connection_limit = true;
+    ++(full ? counters.refused_connections : counters.peer_refusals);
+    bool& logged = full ? at_connection_limit : at_peer_limit;
+    if (!logged) {
+      if (full) {
+        std::fprintf(stderr, "ssdlab serve: %u connections open (--max-connections): new ones are closed\n",
+                     limits.max_connections);
+      } else {
+        std::fprintf(stderr,
+                     "ssdlab serve: %u connections open from %s (--max-connections-per-peer): new ones from there "
+                     "are closed\n",
+                     limits.max_connections_per_peer, peer.c_str());
+      }
+      logged = true;
     }
     error_code ec;
     socket.shutdown(asio::socket_base::shutdown_both, ec);
     socket.close(ec);
     return;
   }
-  at_connection_limit = false;
+  at_connection_limit = at_peer_limit = false;
   ++counters.connections;
   ++counters.open_connections;
+  ++peers[peer];
   const std::uint64_t id = next_id++;
-  auto c = std::make_shared<Connection>(*this, std::move(socket), id);
+  auto c = std::make_shared<Connection>(*this, std::move(socket), id, std::move(peer));
   connections.emplace(id, c);
   c->start();
 }
@@ -117,7 +157,8 @@ void Server::Impl::accept_tcp() {
       accepted();
       error_code ignored;
       socket.set_option(asio::ip::tcp::no_delay(true), ignored);
-      adopt(Socket(std::move(socket)));
+      const auto remote = socket.remote_endpoint(ignored);
+      adopt(Socket(std::move(socket)), ignored ? std::string("?") : remote.address().to_string());
     }
     accept_tcp();
   });
@@ -129,49 +170,52 @@ void Server::Impl::accept_unix() {
     if (backed_off(ec, &Impl::accept_unix)) return;
     if (!ec) {
       accepted();
-      adopt(Socket(std::move(socket)));
+      // A Unix socket's peer is the process that connected.
+      ucred cred{};
+      socklen_t len = sizeof cred;
+      const bool known = ::getsockopt(socket.native_handle(), SOL_SOCKET, SO_PEERCRED, &cred, &len) == 0;
+      adopt(Socket(std::move(socket)), known ? "process " + std::to_string(cred.pid) : std::string("?"));
     }
     accept_unix();
   });
 }
 
-bool Server::Impl::reserve(const std::shared_ptr<Connection>& c, std::uint64_t bytes, bool alone) {
-  if (alone) {
-    if (c->waits_for_server()) drop_waiter(c.get());
-    held_bytes += bytes;
-    return true;
-  }
-  const bool first = waiters.empty() || waiters.front() == c;
-  if (first && (held_bytes == 0 || held_bytes + bytes <= limits.server_bytes)) {
-    if (!waiters.empty()) waiters.pop_front();
-    held_bytes += bytes;
-    return true;
-  }
-  if (!c->waits_for_server()) waiters.push_back(c);
-  return false;
+std::uint64_t Server::Impl::shared_room(const Connection* c) const {
+  if (!waiters.empty() && waiters.front().get() != c) return 0;  // first come, first served
+  return shared_bytes < limits.server_bytes ? limits.server_bytes - shared_bytes : 0;
+}
+
+void Server::Impl::held_changed(std::uint64_t before, std::uint64_t after) {
+  held_bytes = held_bytes - before + after;
+  const std::uint64_t was = shared_part(before), now = shared_part(after);
+  shared_bytes = shared_bytes - was + now;
+  if (held_bytes > counters.peak_held_bytes.load(std::memory_order_relaxed)) counters.peak_held_bytes = held_bytes;
+  if (now < was) wake_waiters();
+}
+
+void Server::Impl::wait_for_room(const std::shared_ptr<Connection>& c) {
+  if (std::find(waiters.begin(), waiters.end(), c) == waiters.end()) waiters.push_back(c);
 }
 
 void Server::Impl::wake_waiters() {
+  if (waking) return;  // a retry that releases bytes comes back here: the loop below goes on
+  waking = true;
   while (!waiters.empty()) {
     const std::shared_ptr<Connection> c = waiters.front();
     if (c->closed() || !c->waits_for_server()) {
       waiters.pop_front();
       continue;
     }
-    c->retry_admission();
-    if (c->waits_for_server()) return;  // the first in the queue still does not fit
+    c->retry_admission();  // leaves the queue once it takes a piece (and may queue again, last)
+    if (!waiters.empty() && waiters.front() == c) break;  // the first in the queue still does not fit
   }
+  waking = false;
 }
 
 void Server::Impl::drop_waiter(const Connection* c) {
   waiters.erase(std::remove_if(waiters.begin(), waiters.end(),
                                [c](const std::shared_ptr<Connection>& w) { return w.get() == c; }),
                 waiters.end());
-}
-
-void Server::Impl::forget_waiter(const Connection* c) {
-  drop_waiter(c);
-  wake_waiters();
 }
 
 void Server::Impl::wait_signal() {
@@ -281,6 +325,7 @@ void Server::start() {
   if (impl->tcp) impl->accept_tcp();
   if (impl->local) impl->accept_unix();
   if (impl->on_signal) impl->wait_signal();
+  impl->sweep_idle();
   impl->thread = std::thread([impl] { impl->run(); });
 }
 
@@ -307,6 +352,7 @@ void Server::shutdown() {
     impl->stopping = true;
     impl->finishing = true;
     impl->close_listeners();
+    impl->idle_timer.cancel();
     error_code ec;
     impl->signals.cancel(ec);
     for (const auto& c : impl->all_connections()) c->close_when_idle();

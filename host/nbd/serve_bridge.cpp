@@ -174,7 +174,11 @@ void ServeBridge::start(nbd::IoPtr io) {
   a.io = io;
   a.parts = 0;
   a.error = false;
-  a.start_ps = now_picos();
+  nbd::Transfer& t = *io->transfer;  // the NBD request this piece belongs to
+  if (!t.backend_started) {
+    t.backend_started = true;
+    t.backend_start = now_picos();
+  }
   ++m_in_flight;
   const Lba lba = io->offset / kSectorBytes;
   switch (io->kind) {
@@ -217,28 +221,33 @@ void ServeBridge::io_done(IoRequest* r) {
 void ServeBridge::finish(std::uint32_t slot) {
   Active& a = m_active[slot];
   nbd::IoPtr io = std::move(a.io);
-  const Picos start_ps = a.start_ps;
   const bool error = a.error;
   m_free_active.push_back(slot);
   --m_in_flight;
   if (io->kind == nbd::IoKind::kFlush && !error && m_has_image && m_dirty) {
     // The write cache is on flash; the reply waits until the image file holds it too.
-    m_flush_waiters.push_back(Waiter{std::move(io), start_ps});
+    m_flush_waiters.push_back(std::move(io));
     begin_quiesce();
     return;
   }
-  reply(io, start_ps, error ? nbd::kEio : nbd::kOk);
+  reply(io, error ? nbd::kEio : nbd::kOk);
   check_quiesce();
 }
 
-void ServeBridge::reply(const nbd::IoPtr& io, Picos start_ps, std::uint32_t error) {
-  const auto kind = static_cast<std::size_t>(io->kind);
-  ++m_nbd.requests[kind];
-  if (error) {
-    ++m_nbd.errors[kind];
-  } else {
-    m_nbd.bytes[kind] += io->kind == nbd::IoKind::kFlush ? 0 : io->length;
-    m_nbd.latency_ps[kind].record(now_picos() - start_ps);
+void ServeBridge::reply(const nbd::IoPtr& io, std::uint32_t error) {
+  // Counted per NBD request, once its last piece is done (a request is usually one piece).
+  nbd::Transfer& t = *io->transfer;
+  t.backend_done += io->length;
+  t.backend_error |= error != nbd::kOk;
+  if (t.backend_done == t.request.length) {
+    const auto kind = static_cast<std::size_t>(io->kind);
+    ++m_nbd.requests[kind];
+    if (t.backend_error) {
+      ++m_nbd.errors[kind];
+    } else {
+      m_nbd.bytes[kind] += io->kind == nbd::IoKind::kFlush ? 0 : t.request.length;
+      m_nbd.latency_ps[kind].record(now_picos() - t.backend_start);
+    }
   }
   io->error = error;
   m_hooks.reply(io);
@@ -270,10 +279,11 @@ void ServeBridge::check_quiesce() {
     saved = m_hooks.save_image();
     ++(saved ? m_nbd.image_saves : m_nbd.image_save_failures);
     if (saved) m_dirty = false;
+    if (m_shutdown) m_shutdown_save_failed = !saved;
   }
-  std::vector<Waiter> waiters;
+  std::vector<nbd::IoPtr> waiters;
   waiters.swap(m_flush_waiters);
-  for (const Waiter& w : waiters) reply(w.io, w.start_ps, saved ? nbd::kOk : nbd::kEio);
+  for (const nbd::IoPtr& w : waiters) reply(w, saved ? nbd::kOk : nbd::kEio);
   m_quiescing = false;
   if (!m_held.empty()) {
     std::vector<nbd::IoPtr> held;

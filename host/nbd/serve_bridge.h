@@ -95,6 +95,8 @@ class ServeBridge : public sc_core::sc_module, public IoCompletionIf {
 
   // Shut down: every request answered, drive drained, image saved, statistics written.
   bool finished() const { return m_finished; }
+  // The image save at shutdown failed: the file holds the drive as it was last saved.
+  bool shutdown_save_failed() const { return m_shutdown_save_failed; }
   // Requests in the drive or waiting for their arrival time.
   bool busy() const { return m_in_flight > 0 || !m_release.empty(); }
   const IoStats& io_stats() const { return m_io; }  // per ATA command, as `ssdlab run` counts
@@ -107,7 +109,6 @@ class ServeBridge : public sc_core::sc_module, public IoCompletionIf {
     nbd::IoPtr io;
     std::uint32_t parts = 0;
     bool error = false;
-    Picos start_ps = 0;
   };
 
   void on_arrived();
@@ -119,7 +120,7 @@ class ServeBridge : public sc_core::sc_module, public IoCompletionIf {
   void start(nbd::IoPtr io);
   void add_part(std::uint32_t slot, AtaCommand command, Lba lba, std::uint32_t sectors, std::uint8_t* data, bool fua);
   void finish(std::uint32_t slot);
-  void reply(const nbd::IoPtr& io, Picos start_ps, std::uint32_t error);
+  void reply(const nbd::IoPtr& io, std::uint32_t error);
   void begin_quiesce();
   void check_quiesce();
 
@@ -146,12 +147,9 @@ class ServeBridge : public sc_core::sc_module, public IoCompletionIf {
   bool m_drain_requested = false;
   bool m_shutdown = false;
   bool m_finished = false;
+  bool m_shutdown_save_failed = false;
   std::vector<nbd::IoPtr> m_held;
-  struct Waiter {
-    nbd::IoPtr io;
-    Picos start_ps;
-  };
-  std::vector<Waiter> m_flush_waiters;  // FLUSHes answered once the image is on disk
+  std::vector<nbd::IoPtr> m_flush_waiters;  // FLUSHes answered once the image is on disk
   IoStats m_io;
   NbdStats m_nbd;
 };

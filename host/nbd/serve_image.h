@@ -1,61 +1,21 @@
-// The drive image of `ssdlab serve --image FILE`: the data in the flash array and the FTL
-// state, so that an aged drive can be stopped and served again. Saved only when the drive is
-// drained (nothing in the write buffer), written crash-safe (FILE.tmp.PID, fsync, rename, fsync
-// of the directory); temporaries that killed savers left behind are removed on load and save.
-//
-// Layout (native-endian fixed-width fields; sections of tag, length, payload and XXH3-64
-// checksum as in controller/ftl/ftl_image.h):
-//   "SSDLIMG1"  u32 byte-order mark  u32 version (2; 1 had no checksums)
-//   CONF  the effective drive config (YAML) it belongs to
-//   FTL   Ftl::save() (itself sectioned and checksummed)
-//   DHDR  u32 blocks  u64 bytes per block  u64 k
-//   k x BLCK  u32 block, its bytes
-//   "SSDLEND1"
-// Only blocks holding data since their last erase are stored. Every section is bounded by the
-// config before it is read and checked before it is used; a load goes into a fresh FTL state and
-// flash store that replace the drive's only once the whole image has been checked.
+// `ssdlab serve --image FILE`: the drive image (controller/ftl/drive_image.h) of a drive that
+// carries data, taken from and put into its controller.
 #pragma once
 
-#include <cstdint>
-#include <iosfwd>
-#include <stdexcept>
+#include <atomic>
 #include <string>
-#include <vector>
 
+#include "controller/ftl/drive_image.h"
 #include "controller/sc/device_controller.h"
-#include "model/config/config.h"
 
 namespace ssdlab {
 
-// An image that cannot be used with this drive: another config, damage. what() is complete.
-class ImageError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
-
-struct ImageInfo {
-  std::uint64_t data_blocks = 0;  // blocks of flash that hold data
-  std::uint64_t file_bytes = 0;
-  std::vector<std::string> removed_temporaries;  // stale FILE.tmp.PID of savers no longer alive
-};
-
-// Removes PATH.tmp.PID files left by savers that are no longer running (killed during a save);
-// returns their names. load_image and save_image call it; so does `serve` when PATH is new.
-std::vector<std::string> remove_stale_temporaries(const std::string& path);
-
-// Loads `path` into a drive that has not run yet. Throws ImageError.
-ImageInfo load_image(const std::string& path, const DriveConfig& config, DeviceController& controller);
+// Loads `path` into a drive that has not run yet (else call controller.mapping_loaded() after).
+// Throws ImageError, or ImageLoadInterrupted when `*interrupted` turns true meanwhile; the drive
+// is then unchanged.
+ImageInfo load_image(const std::string& path, const DriveConfig& config, DeviceController& controller,
+                     const std::atomic<bool>* interrupted = nullptr);
 // Writes the image of a drained drive. Throws std::runtime_error (I/O) or ImageError (not drained).
 ImageInfo save_image(const std::string& path, const DriveConfig& config, const DeviceController& controller);
-
-// The same on the two parts of the drive an image holds: the FTL and the flash data (plain
-// C++, no SystemC: what the tests drive).
-ImageInfo load_image(const std::string& path, const DriveConfig& config, Ftl& ftl, PageStore& store);
-ImageInfo save_image(const std::string& path, const DriveConfig& config, const Ftl& ftl, const PageStore& store);
-// Loads an image from a stream (`name` in messages): what load_image(path) does after opening
-// the file, and the entry point for fuzzers. `verify_checksums` false only for fuzzing the
-// checks behind the checksums. Throws ImageError; `ftl` and `store` are then unchanged.
-ImageInfo load_image(std::istream& in, const std::string& name, const DriveConfig& config, Ftl& ftl, PageStore& store,
-                     bool verify_checksums = true);
 
 }  // namespace ssdlab

@@ -155,41 +155,7 @@ int sc_main(int argc, char** argv) {
   info_cmd->add_option("-p,--param", info_overrides, "override a config key");
 
   ssdlab::ServeOptions serve;
-  CLI::App* serve_cmd =
-      app.add_subcommand("serve", "serve the drive over NBD (fio, qemu-io, nbdcopy, nbdfuse) until SIGINT/SIGTERM");
-  serve_cmd->add_option("--drive,-d", serve.drive_path, "drive config YAML (configs/*.yaml)")->required();
-  serve_cmd->add_option("-p,--param", serve.overrides, "override a drive config key");
-  auto* listen_opt = serve_cmd->add_option("--listen,-l", serve.listen, "TCP address HOST:PORT (port 0: any free port)")
-                         ->capture_default_str();
-  serve_cmd->add_option("--socket,-s", serve.socket_path, "serve on a Unix socket instead of TCP")
-      ->excludes(listen_opt);
-  serve_cmd
-      ->add_option("--pace", serve.pace,
-                   "realtime: completions at their simulated time on the wall clock; none: as fast as possible")
-      ->capture_default_str()
-      ->check(CLI::IsMember({"realtime", "none"}));
-  serve_cmd->add_option("--image,-i", serve.image_path,
-                        "keep the drive in FILE: restored at start, saved on FLUSH and at shutdown");
-  serve_cmd->add_option("--out,-o", serve.out_dir, "statistics directory (summary.json, config.yaml)")
-      ->capture_default_str();
-  serve_cmd->add_option("--export-name", serve.export_name, "NBD export name (default: the drive's name)");
-  serve_cmd
-      ->add_option("--spin-us", serve.spin_us,
-                   "realtime: microseconds busy-waited before each event instead of sleeping")
-      ->capture_default_str();
-  serve_cmd
-      ->add_option("--max-connection-bytes", serve.max_connection_bytes,
-                   "READ/WRITE bytes one connection may have in flight; then its requests wait")
-      ->capture_default_str();
-  serve_cmd
-      ->add_option("--max-server-bytes", serve.max_server_bytes,
-                   "READ/WRITE bytes all connections together may have in flight")
-      ->capture_default_str();
-  serve_cmd->add_option("--max-connections", serve.max_connections, "further connections are closed at once")
-      ->capture_default_str();
-  serve_cmd
-      ->add_option("--handshake-timeout", serve.handshake_timeout_s, "seconds a client has to finish the NBD handshake")
-      ->capture_default_str();
+  CLI::App* serve_cmd = ssdlab::add_serve_command(app, serve);
 
   std::string params_section;
   bool params_markdown = false;

@@ -2,11 +2,12 @@
 // paced against the wall clock or as fast as it goes.
 #include "model/sim/serve.h"
 
+#include <signal.h>
 #include <sys/prctl.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
-#include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -51,7 +52,56 @@ nbd::Limits serve_limits(const ServeOptions& o) {
                              std::to_string(o.handshake_timeout_s));
   }
   l.handshake_timeout = std::chrono::milliseconds(std::max<long long>(1, std::llround(o.handshake_timeout_s * 1000)));
+  if (l.connection_bytes < nbd::kPieceBytes) {
+    throw std::runtime_error("--max-connection-bytes must be at least " + format_size(nbd::kPieceBytes) +
+                             " (a piece of a request), got '" + o.max_connection_bytes + "'");
+  }
+  l.max_connections_per_peer =
+      o.max_connections_per_peer != 0 ? o.max_connections_per_peer : std::max(1u, o.max_connections * 3 / 4);
+  if (!(o.idle_timeout_s >= 0) || o.idle_timeout_s > 864000) {
+    throw std::runtime_error("--idle-timeout must be between 0 (never) and 864000 seconds, got " +
+                             std::to_string(o.idle_timeout_s));
+  }
+  l.idle_timeout = std::chrono::milliseconds(std::llround(o.idle_timeout_s * 1000));
   return l;
+}
+
+// SIGINT or SIGTERM before the NBD server handles them (while the drive is built and its image
+// restored): remembered here, and the restore stops.
+std::atomic<bool> g_early_stop{false};
+std::atomic<int> g_early_signal{0};
+void on_early_signal(int signo) {
+  g_early_signal.store(signo);
+  g_early_stop.store(true);
+}
+void catch_early_signals() {
+  struct sigaction sa {};
+  sa.sa_handler = on_early_signal;
+  sigemptyset(&sa.sa_mask);
+  ::sigaction(SIGINT, &sa, nullptr);
+  ::sigaction(SIGTERM, &sa, nullptr);
+}
+int stopped_before_serving(const ServeOptions& o, const char* when) {
+  std::printf("%s %s: stopped before serving%s\n", g_early_signal.load() == SIGINT ? "SIGINT" : "SIGTERM", when,
+              o.image_path.empty() ? "" : ("; " + o.image_path + " is unchanged").c_str());
+  std::fflush(stdout);
+  return 0;
+}
+
+// One line when realtime pacing fell behind the wall clock: clients then measured lag on top of
+// the model's latencies. Empty when it kept up (under 1 % of steps late and no lag over 1 ms).
+std::string pacing_note(const Pacer& pacer) {
+  if (!pacer.realtime() || pacer.steps() == 0) return {};
+  const double share = double(pacer.late_steps()) / double(pacer.steps());
+  const double lag_ms = double(pacer.max_lag()) / double(kPicosPerMs);
+  if (share < 0.01 && lag_ms <= 1.0) return {};
+  char line[400];
+  std::snprintf(line, sizeof line,
+                "pacing ran late: %.1f %% of %llu kernel steps ran more than 20 us behind the wall clock, at most "
+                "%.1f ms: clients measured that lag on top of the model (its latencies are in summary.json; "
+                "figures come from `ssdlab run`)",
+                100.0 * share, static_cast<unsigned long long>(pacer.steps()), lag_ms);
+  return line;
 }
 
 void write_file(const std::filesystem::path& path, const std::string& text) {
@@ -114,14 +164,22 @@ struct Session {
         {"export_bytes", config.controller.user_bytes},
         {"connections", c.connections.load()},
         {"refused_connections", c.refused_connections.load()},
+        {"peer_refusals", c.peer_refusals.load()},
         {"handshake_timeouts", c.handshake_timeouts.load()},
+        {"idle_timeouts", c.idle_timeouts.load()},
         {"accept_backoffs", c.accept_backoffs.load()},
         {"memory_waits", c.memory_waits.load()},
+        {"pieced_requests", c.pieced_requests.load()},
+        {"broken_replies", c.broken_replies.load()},
+        {"peak_held_bytes", c.peak_held_bytes.load()},
         {"limits",
          {{"connection_bytes", server->limits().connection_bytes},
           {"server_bytes", server->limits().server_bytes},
+          {"piece_bytes", nbd::kPieceBytes},
           {"max_connections", server->limits().max_connections},
-          {"handshake_timeout_s", double(server->limits().handshake_timeout.count()) / 1e3}}},
+          {"max_connections_per_peer", server->limits().max_connections_per_peer},
+          {"handshake_timeout_s", double(server->limits().handshake_timeout.count()) / 1e3},
+          {"idle_timeout_s", double(server->limits().idle_timeout.count()) / 1e3}}},
         {"bad_handshakes", c.bad_handshakes.load()},
         {"rejected_requests", c.rejected.load()},
         {"lost_mid_request", c.lost_mid_request.load()},
@@ -185,6 +243,7 @@ int run_serve(const ServeOptions& options) {
     throw std::runtime_error("--pace must be realtime or none, got '" + options.pace + "'");
   }
   const nbd::Limits limits = serve_limits(options);
+  catch_early_signals();
   const DriveConfig config = load_drive_config(options.drive_path, options.overrides);
   Pacer pacer(options.pace == "realtime");
   Ssd ssd("ssd", config, /*keep_data=*/true);
@@ -205,10 +264,16 @@ int run_serve(const ServeOptions& options) {
   session.bridge = &bridge;
   bridge.register_stats(ssd.stats.group("nbd"));
 
+  if (g_early_stop) return stopped_before_serving(options, "while the drive was built");
   if (!options.image_path.empty()) {
     std::vector<std::string> removed;
     if (std::filesystem::exists(options.image_path)) {
-      const ImageInfo info = load_image(options.image_path, config, ssd.controller);
+      ImageInfo info;
+      try {
+        info = load_image(options.image_path, config, ssd.controller, &g_early_stop);
+      } catch (const ImageLoadInterrupted&) {
+        return stopped_before_serving(options, "during the image restore");
+      }
       removed = info.removed_temporaries;
       std::printf("image %s restored: %llu blocks of data, %llu host units written before\n",
                   options.image_path.c_str(), static_cast<unsigned long long>(info.data_blocks),
@@ -264,6 +329,9 @@ int run_serve(const ServeOptions& options) {
               format_size(config.controller.user_bytes).c_str(),
               static_cast<unsigned long long>(config.controller.user_bytes), options.pace.c_str(), ex.name.c_str(),
               scheme.c_str());
+  // From here the server's signal handling has replaced catch_early_signals(): a signal that came
+  // before stops us now, any later one reaches the handler above.
+  if (g_early_stop) return stopped_before_serving(options, "before the server started");
   std::printf("listening on %s\n", server.endpoint().c_str());
   std::fflush(stdout);
   server.set_busy_poll(pacer.realtime());
@@ -278,7 +346,17 @@ int run_serve(const ServeOptions& options) {
     run_unpaced(bridge);
   }
   server.shutdown();
+  const std::string late = pacing_note(pacer);
+  if (!late.empty()) std::printf("%s\n", late.c_str());
   std::printf("stopped; statistics in %s\n", (std::filesystem::path(options.out_dir) / "summary.json").c_str());
+  std::fflush(stdout);
+  if (bridge.shutdown_save_failed()) {
+    std::fprintf(stderr,
+                 "ssdlab serve: the image %s could not be saved at shutdown: it holds the drive as last saved, what "
+                 "was written since is lost\n",
+                 options.image_path.c_str());
+    return 1;
+  }
   return 0;
 }
 

@@ -8,6 +8,10 @@
 #include <string>
 #include <vector>
 
+namespace CLI {
+class App;
+}
+
 namespace ssdlab {
 
 struct ServeOptions {
@@ -21,15 +25,22 @@ struct ServeOptions {
   std::string export_name;  // empty: the drive config's name
   double spin_us = 60;      // realtime: spin this long before an event (idle drive)
   // What clients may make the server hold (nbd::Limits): in-flight payload bytes per
-  // connection and in all, connections, seconds to finish the handshake.
+  // connection and in all, connections in all and per peer (0: three quarters of the limit),
+  // seconds to finish the handshake, seconds a session may stay idle (0: for ever).
   std::string max_connection_bytes = "64MiB";
   std::string max_server_bytes = "256MiB";
   unsigned max_connections = 64;
+  unsigned max_connections_per_peer = 0;
   double handshake_timeout_s = 10;
+  double idle_timeout_s = 3600;
 };
 
-// Serves until SIGINT/SIGTERM; returns the exit status. Throws ConfigError for a bad config
-// and std::runtime_error for other refusals (an image of another drive, an address in use).
+// Serves until SIGINT/SIGTERM; returns the exit status: 0, or 1 when the image could not be
+// saved at shutdown. Throws ConfigError for a bad config and std::runtime_error for other
+// refusals (an image of another drive, an address in use).
 int run_serve(const ServeOptions& options);
+
+// The `serve` subcommand's options, bound to `options` (main.cpp; serve_cli.cpp).
+CLI::App* add_serve_command(CLI::App& app, ServeOptions& options);
 
 }  // namespace ssdlab

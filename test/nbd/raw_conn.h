@@ -8,8 +8,11 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -28,14 +31,23 @@ inline void check(bool ok, const std::string& what) {
 
 class Conn {
  public:
-  Conn() {
+  // `source`: the local IPv4 address to connect from (any loopback address, 127.0.0.2 ...:
+  // another peer for the server); empty: the system's choice.
+  explicit Conn(const std::string& source = "") {
     addrinfo hints{};
     hints.ai_family = AF_UNSPEC;
     hints.ai_socktype = SOCK_STREAM;
     addrinfo* res = nullptr;
     if (getaddrinfo(g_host.c_str(), g_port.c_str(), &hints, &res) != 0) return;
     m_fd = ::socket(res->ai_family, res->ai_socktype, res->ai_protocol);
-    if (m_fd >= 0 && ::connect(m_fd, res->ai_addr, res->ai_addrlen) != 0) {
+    bool ok = m_fd >= 0;
+    if (ok && !source.empty()) {
+      sockaddr_in local{};
+      local.sin_family = AF_INET;
+      ok = ::inet_pton(AF_INET, source.c_str(), &local.sin_addr) == 1 &&
+           ::bind(m_fd, reinterpret_cast<const sockaddr*>(&local), sizeof local) == 0;
+    }
+    if (m_fd >= 0 && (!ok || ::connect(m_fd, res->ai_addr, res->ai_addrlen) != 0)) {
       ::close(m_fd);
       m_fd = -1;
     }
@@ -134,6 +146,7 @@ inline std::uint32_t option_replies(Conn& c, std::uint32_t opt, std::uint64_t* s
 }
 
 struct Session {
+  explicit Session(const std::string& source = "") : c(source) {}
   Conn c;
   std::uint64_t size = 0;
   std::uint16_t flags = 0;
@@ -161,9 +174,9 @@ inline bool send_request(Conn& c, std::uint16_t type, std::uint16_t flags, std::
 }
 
 // Reads one simple reply (and `data_len` bytes of data when it is a successful read).
-inline bool recv_reply(Conn& c, std::uint32_t& error, std::uint64_t& handle) {
+inline bool recv_reply(Conn& c, std::uint32_t& error, std::uint64_t& handle, int timeout_ms = 10000) {
   std::uint8_t b[kReplyBytes];
-  if (!c.recv(b, sizeof b) || get32(b) != kSimpleReplyMagic) return false;
+  if (!c.recv(b, sizeof b, timeout_ms) || get32(b) != kSimpleReplyMagic) return false;
   error = get32(b + 4);
   handle = get64(b + 8);
   return true;
@@ -188,6 +201,34 @@ inline bool read_equals(Conn& c, std::uint64_t offset, const std::vector<std::ui
   std::vector<std::uint8_t> got(expect.size());
   return send_request(c, kCmdRead, 0, 78, offset, std::uint32_t(expect.size())) && recv_reply(c, error, handle) &&
          error == kOk && handle == 78 && c.recv(got.data(), got.size()) && got == expect;
+}
+
+using Clock = std::chrono::steady_clock;
+
+inline double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+
+// A field of /proc/PID/status in MiB ("VmRSS", "VmHWM"); -1 when unreadable.
+inline double status_mib(const std::string& pid, const std::string& key) {
+  std::ifstream in("/proc/" + pid + "/status");
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.compare(0, key.size() + 1, key + ":") == 0) return std::atof(line.c_str() + key.size() + 1) / 1024.0;
+  }
+  return -1;
+}
+
+inline bool greeted_within(Conn& c, int timeout_ms) {
+  pollfd pfd{c.fd(), POLLIN, 0};
+  return ::poll(&pfd, 1, timeout_ms) > 0;
+}
+
+// A correct client (from `source`, when given): greeting, NBD_OPT_GO, a write and its read-back.
+inline bool correct_client(int wait_ms, std::uint64_t offset, const std::string& source = "") {
+  Session s(source);
+  if (!s.c.ok() || !greeted_within(s.c, wait_ms)) return false;
+  open_session(s);
+  const auto data = pattern(4096, std::uint8_t(offset >> 12));
+  return s.ok && write_at(s.c, offset, data) && read_equals(s.c, offset, data);
 }
 
 // The closing line of every mode; the exit status.

@@ -15,20 +15,6 @@ namespace ssdlab::nbd::raw {
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
-double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
-
-// A field of /proc/PID/status in MiB ("VmRSS", "VmHWM"); -1 when unreadable.
-double status_mib(const std::string& pid, const std::string& key) {
-  std::ifstream in("/proc/" + pid + "/status");
-  std::string line;
-  while (std::getline(in, line)) {
-    if (line.compare(0, key.size() + 1, key + ":") == 0) return std::atof(line.c_str() + key.size() + 1) / 1024.0;
-  }
-  return -1;
-}
-
 std::uint32_t as_u32(const std::string& s) { return static_cast<std::uint32_t>(std::strtoul(s.c_str(), nullptr, 0)); }
 
 // Reads one reply to a READ of buffer.size() bytes; true when it is a success for a handle in
@@ -117,20 +103,6 @@ int alone(std::uint32_t bytes) {
 }
 
 // ---- connections that hold on to the server --------------------------------------------------
-
-bool greeted_within(Conn& c, int timeout_ms) {
-  pollfd pfd{c.fd(), POLLIN, 0};
-  return ::poll(&pfd, 1, timeout_ms) > 0;
-}
-
-// A correct client: greeting, NBD_OPT_GO, a write and its read-back.
-bool correct_client(int wait_ms, std::uint64_t offset) {
-  Session s;
-  if (!s.c.ok() || !greeted_within(s.c, wait_ms)) return false;
-  open_session(s);
-  const auto data = pattern(4096, std::uint8_t(offset >> 12));
-  return s.ok && write_at(s.c, offset, data) && read_equals(s.c, offset, data);
-}
 
 int idle(std::uint32_t n, double wait_s) {
   std::vector<std::unique_ptr<Conn>> idle;
@@ -328,6 +300,12 @@ int run_mode(const std::vector<std::string>& a) {
   if (m == "slowhs" && a.size() == 2) return slow_handshake(std::atof(a[1].c_str()));
   if (m == "paced" && a.size() == 3) return paced(std::atof(a[1].c_str()), as_u32(a[2]));
   if (m == "trims" && a.size() == 2) return trims(as_u32(a[1]));
+  if (m == "hostile" && a.size() == 8)
+    return hostile(a[1], as_u32(a[2]), as_u32(a[3]), as_u32(a[4]), std::atof(a[5].c_str()), std::atof(a[6].c_str()),
+                   a[7]);
+  if (m == "idlepeer" && a.size() == 4) return idle_peer(as_u32(a[1]), a[2], std::atof(a[3].c_str()));
+  if (m == "pattern" && a.size() == 4 && (a[1] == "write" || a[1] == "check"))
+    return pattern_mode(a[1] == "write", std::strtoull(a[2].c_str(), nullptr, 0), as_u32(a[3]));
   std::fprintf(stderr, "nbd_raw_client: unknown mode or wrong arguments: %s\n%s", m.c_str(), kModesUsage);
   return 2;
 }

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Connections that hold on to the server: silent and dribbling handshakes are dropped after
-# --handshake-timeout; --max-connections closes the extra ones at once; 100 silent sockets
+# --handshake-timeout (an idle session after the handshake is kept: --idle-timeout is an hour by
+# default); --max-connections closes the extra ones at once; 100 silent sockets
 # against a server allowed 64 file descriptors do not lock out a correct client, and the
 # server backs off on EMFILE instead of spinning in accept().
 # usage: sockets_test.sh SSDLAB_BINARY SOURCE_DIR NBD_RAW_CLIENT
@@ -13,13 +14,14 @@ check "slow handshakes dropped, idle sessions kept" test $? -eq 0
 check "server exits 0" stop_server
 check "handshake timeouts counted" test "$(field "$TMP/slow/summary.json" handshake_timeouts)" -ge 2
 
-start_server max --drive "$drive" --pace none --max-connections 4 || exit 1
+start_server max --drive "$drive" --pace none --max-connections 4 --max-connections-per-peer 4 || exit 1
 "$CLIENT" 127.0.0.1 "$PORT" maxconn 4
 check "--max-connections 4: the fifth connection is closed, served once a slot frees" test $? -eq 0
 check "server exits 0" stop_server
 check "refused connections counted" test "$(field "$TMP/max/summary.json" refused_connections)" -ge 1
 
-FD_LIMIT=64 start_server fds --drive "$drive" --pace none --handshake-timeout 1 || exit 1
+# One peer may take every connection here (the per-peer limit is tested in hostile_test.sh).
+FD_LIMIT=64 start_server fds --drive "$drive" --pace none --handshake-timeout 1 --max-connections-per-peer 64 || exit 1
 cpu0=$(cpu_ticks "$SERVER_PID")
 t0=$(date +%s.%N)
 "$CLIENT" 127.0.0.1 "$PORT" idle 100 60

@@ -14,44 +14,11 @@
 #include <functional>
 #include <vector>
 
-#include "host/sata/ahci_hba.h"
-#include "model/sim/ssd.h"
+#include "data_host.h"
 #include "timing_support.h"
 
 using namespace ssdlab;
 using namespace ssdlab::test;
-
-namespace {
-struct Host : sc_core::sc_module, IoCompletionIf {
-  SC_HAS_PROCESS(Host);
-  Ssd& ssd;
-  sc_core::sc_event done_ev;
-  std::vector<IoRequest*> done;
-  std::function<void(Host&)> script;
-  Host(sc_core::sc_module_name n, Ssd& s, std::function<void(Host&)> f) : sc_module(n), ssd(s), script(std::move(f)) {
-    ssd.hba.completion(*this);
-    SC_THREAD(run);
-  }
-  void io_done(IoRequest* r) override {
-    done.push_back(r);
-    Timeline::notify(done_ev);
-  }
-  void run() { script(*this); }
-  void submit(IoRequest& r) { ssd.hba.submit(&r); }
-  void wait_for(IoRequest& r) {
-    while (std::find(done.begin(), done.end(), &r) == done.end()) sc_core::wait(done_ev);
-  }
-};
-IoRequest req(AtaCommand c, Lba lba, std::uint32_t sectors, std::uint8_t* data, bool fua = false) {
-  IoRequest r;
-  r.command = c;
-  r.lba = lba;
-  r.sectors = sectors;
-  r.data = data;
-  r.fua = fua;
-  return r;
-}
-}  // namespace
 
 TEST_CASE("a FUA write reusing the tag of a write-back write still in the buffer keeps its data", "[controller][fua]") {
   // One die, so that the RMW read waits behind the earlier write's program.

@@ -63,9 +63,3 @@ TEST_CASE("A write behind a hybrid full merge waits for it at the die: die_wait_
   CHECK(page.max_latency < merge);
   CHECK(page.max_latency * 4 < bast.max_latency);
 }
-
-TEST_CASE("A hybrid drive refuses to carry data (serve and drive images) with an error naming controller.ftl",
-          "[timing][hybrid]") {
-  const DriveConfig config = drive("  ftl: hybrid\n");
-  CHECK_THROWS_WITH(Ssd("data", config, true), Catch::Contains("controller.ftl: hybrid carries no data"));
-}

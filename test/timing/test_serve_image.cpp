@@ -1,4 +1,4 @@
-// The drive image of `ssdlab serve --image` (model/sim/serve_image.cpp) on a small drive that
+// The drive image of `ssdlab serve --image` (controller/ftl/drive_image.cpp) on a small drive that
 // carries data: damage of any kind is refused with a message naming the section, in bounded
 // memory, and the drive that was to take the image is left exactly as it was.
 #include <catch2/catch.hpp>
@@ -95,7 +95,7 @@ using ssdlab::test::poke;
 using ssdlab::test::section_of;
 using ssdlab::test::sections_of;
 
-// ---- where things are in an image (serve_image.h gives the layout) ----
+// ---- where things are in an image (controller/ftl/drive_image.h gives the layout) ----
 std::size_t ftl_length_offset(const std::string& img) { return section_of(img, "FTL ").header + 4; }
 // Offsets of the block numbers of the stored blocks.
 std::vector<std::size_t> block_number_offsets(const std::string& img) {

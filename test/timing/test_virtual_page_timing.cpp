@@ -49,12 +49,16 @@ TEST_CASE("a sub-unit random write is slower than an aligned one by about the RM
   CHECK(unit16k.nand_units_programmed() >= unit16k.io.writes);
 }
 
-TEST_CASE("a drive that carries data refuses a mapping unit of several pages", "[timing][vpage]") {
+TEST_CASE("a drive of virtual pages puts the striper between controller and flash, with or without data",
+          "[timing][vpage]") {
   const DriveConfig config =
       drive_from_yaml(drive_yaml("4", "1", "32", "50us", "100MB/s", "3Gbps", "0.25", "  mapping_unit: 16KiB\n"));
-  CHECK_THROWS_WITH(Ssd("data", config, true), Catch::Contains("controller.mapping_unit of 4 pages carries no data"));
-  Ssd timed("timed", config);  // without data it is a drive, with the striper between controller and flash
-  CHECK(timed.striped != nullptr);
-  CHECK(timed.controller.ftl().geometry().dies == 1);
-  CHECK(timed.flash.dies() == 4);
+  Ssd data("data", config, true);  // ssdlab serve (test_serve_drive_kinds.cpp: its data across an image)
+  CHECK(data.controller.page_store() != nullptr);
+  Ssd timed("timed", config);
+  for (const Ssd* ssd : {&data, &timed}) {
+    CHECK(ssd->striped != nullptr);
+    CHECK(ssd->controller.ftl().geometry().dies == 1);
+    CHECK(ssd->flash.dies() == 4);
+  }
 }

@@ -2,10 +2,15 @@
 // damage one field on purpose.
 #pragma once
 
+#include <catch2/catch.hpp>
+
 #include <cstdint>
 #include <cstring>
+#include <sstream>
 #include <string>
 #include <vector>
+
+#include "controller/ftl/ftl.h"
 
 namespace ssdlab::test {
 
@@ -51,6 +56,27 @@ T peek(const std::string& s, std::size_t off) {
   T v;
   std::memcpy(&v, &s[off], sizeof v);
   return v;
+}
+
+// Loads `img` into a fresh FTL of `config`: it must be refused, and the FTL left untouched. The
+// damage is made without fixing the section's checksum: with checksums it is refused as damage,
+// without them (as a crafted image would be) by the range check named `what`.
+inline void require_refused(const DriveConfig& config, const std::string& img, const char* what) {
+  Ftl ftl(config);
+  std::ostringstream before;
+  ftl.save(before);
+  {
+    std::istringstream in(img);
+    CHECK_THROWS_WITH(ftl.load(in), Catch::Contains("checksum mismatch"));
+  }
+  FtlLoadOptions unchecked;
+  unchecked.verify_checksums = false;
+  std::istringstream in(img);
+  CHECK_THROWS_WITH(ftl.load(in, unchecked), Catch::Contains(what));
+  CHECK(ftl.check_invariants().empty());
+  std::ostringstream after;
+  ftl.save(after);
+  CHECK(after.str() == before.str());
 }
 
 }  // namespace ssdlab::test

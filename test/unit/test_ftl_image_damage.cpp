@@ -44,23 +44,6 @@ std::int64_t first_closed(const Ftl& ftl, bool partly_valid) {
   }
   return -1;
 }
-// Loads `img` into a fresh FTL of `config`: it must be refused, and the FTL left untouched. The
-// damage is made without fixing the section's checksum: with checksums it is refused as damage,
-// without them (as a crafted image would be) by the range check named `what`.
-void require_refused(const DriveConfig& config, const std::string& img, const char* what) {
-  Ftl ftl(config);
-  const std::string before = image_of(ftl);
-  {
-    std::istringstream in(img);
-    CHECK_THROWS_WITH(ftl.load(in), Catch::Contains("checksum mismatch"));
-  }
-  FtlLoadOptions unchecked;
-  unchecked.verify_checksums = false;
-  std::istringstream in(img);
-  CHECK_THROWS_WITH(ftl.load(in, unchecked), Catch::Contains(what));
-  CHECK(ftl.check_invariants().empty());
-  CHECK(image_of(ftl) == before);
-}
 }  // namespace
 
 TEST_CASE("FTL image: a free ring naming a block twice is refused", "[ftl][image]") {

@@ -37,34 +37,92 @@ std::string HybridMap::check_block(const Ftl& ftl, std::uint32_t block) const {
   }
   if (m_role[block] == Role::kFree) return {};
   const std::uint32_t die = m_geo.die_of_block(block), owner = m_owner[block];
-  const Die& d = m_die_state[die];
+  if (owner != kNone && (owner >= m_data.size() || owner % m_dies != die)) {
+    err << "block " << block << " belongs to logical block " << owner << ", which does not live on die " << die;
+    return err.str();
+  }
+  // The LPN whose valid copy is at `page` of block `b`, or kNoLpn.
+  const auto valid_lpn = [&ftl, this](std::uint32_t b, std::uint32_t page) {
+    const Pua unit = m_geo.first_unit_of_page(b, page);
+    const Lpn lpn = ftl.m_p2l.get(unit);
+    return lpn < ftl.m_l2p.size() && ftl.m_l2p[lpn] == unit ? lpn : Ftl::kNoLpn;
+  };
   if (m_role[block] == Role::kData) {
-    if (owner == kNone || m_data[owner] != block || owner % m_dies != die) {
-      err << "data block " << block << " is not the data block of its logical block " << owner << " on its home die";
+    if (owner == kNone || m_data[owner] != block) {
+      err << "data block " << block << " is not the data block of its logical block " << owner;
       return err.str();
     }
     for (std::uint32_t page = 0; page < m_upb; ++page) {
-      const Pua unit = m_geo.first_unit_of_page(block, page);
-      const Lpn lpn = ftl.m_p2l.get(unit);
-      if (ftl.m_l2p.size() > lpn && ftl.m_l2p[lpn] == unit && lpn != unit_of(owner, page)) {
+      const Lpn lpn = valid_lpn(block, page);
+      if (lpn != Ftl::kNoLpn && lpn != unit_of(owner, page)) {
         err << "data block " << block << " holds LPN " << lpn << " at page " << page << " (offset not fixed)";
         return err.str();
       }
     }
     return {};
   }
-  const bool listed = d.sw == block || std::find(d.logs.begin(), d.logs.end(), block) != d.logs.end();
-  const bool bast_ok = m_log_of.empty() || (owner != kNone && m_log_of[owner] == block);
-  if (!listed || !bast_ok || ftl.m_valid[block] > m_next[block] || (owner != kNone && m_data[owner] == block)) {
+  // A log: FAST's sequential log and BAST's logs belong to one logical block, FAST's random
+  // logs to none; merges erase a log once its owner's units are gathered, so it holds no other.
+  const Die& d = m_die_state[die];
+  const bool sequential = d.sw == block;
+  const bool listed = sequential || std::find(d.logs.begin(), d.logs.end(), block) != d.logs.end();
+  const bool owner_ok = m_config.scheme == HybridScheme::kBast
+                            ? owner != kNone && m_log_of[owner] == block && !sequential
+                            : sequential == (owner != kNone);
+  const std::uint32_t next = m_next[block];
+  if (!listed || !owner_ok || next > m_upb) {
     err << "log block " << block << " of logical block " << owner << " is not kept right (listed " << listed
-        << ", valid " << ftl.m_valid[block] << " of " << m_next[block] << " written)";
+        << ", owner " << (owner_ok ? "right" : "wrong") << ", " << next << " pages written)";
     return err.str();
+  }
+  const std::uint32_t data = owner == kNone ? kNone : m_data[owner];
+  const bool in_order = m_in_order[block] && owner != kNone;
+  for (std::uint32_t page = 0; page < m_upb; ++page) {
+    const Lpn lpn = valid_lpn(block, page);
+    if (lpn != Ftl::kNoLpn && (page >= next || home_die(lpn) != die || (owner != kNone && lbn_of(lpn) != owner))) {
+      err << "log block " << block << " (logical block " << owner << ", " << next << " pages written) holds LPN " << lpn
+          << " of logical block " << lbn_of(lpn) << " at page " << page;
+      return err.str();
+    }
+    if (!in_order || page >= next) continue;
+    // Written in order: page p holds unit p of the owner (a switch makes the log the data
+    // block), newer than the data block's copy (which the switch erases).
+    const Lpn written = ftl.m_p2l.get(m_geo.first_unit_of_page(block, page));
+    if (written != unit_of(owner, page) || (data != kNone && valid_lpn(data, page) != Ftl::kNoLpn)) {
+      err << "log block " << block << " is marked as written in order for logical block " << owner << ", but page "
+          << page << " holds LPN " << written
+          << (data != kNone ? " or its data block still holds that offset's valid copy" : "");
+      return err.str();
+    }
   }
   return {};
 }
 
 std::string HybridMap::check(const Ftl& ftl) const {
   std::ostringstream err;
+  const auto is_role = [this](std::uint32_t b, Role r) { return b < m_geo.blocks && m_role[b] == r; };
+  for (std::uint32_t lbn = 0; lbn < m_data.size(); ++lbn) {
+    const bool data_ok = m_data[lbn] == kNone || (is_role(m_data[lbn], Role::kData) && m_owner[m_data[lbn]] == lbn);
+    const bool log_ok = m_log_of.empty() || m_log_of[lbn] == kNone ||
+                        (is_role(m_log_of[lbn], Role::kLog) && m_owner[m_log_of[lbn]] == lbn);
+    if (!data_ok || !log_ok) {
+      err << "logical block " << lbn << " names data block " << m_data[lbn] << " or log "
+          << (m_log_of.empty() ? kNone : m_log_of[lbn]) << ", which is not its own";
+      return err.str();
+    }
+  }
+  for (std::uint32_t die = 0; die < m_dies; ++die) {
+    const Die& d = m_die_state[die];
+    bool lists_ok = d.sw == kNone || (m_config.scheme == HybridScheme::kFast && is_role(d.sw, Role::kLog) &&
+                                      m_geo.die_of_block(d.sw) == die);
+    for (const std::uint32_t b : d.logs) {
+      lists_ok = lists_ok && b != d.sw && is_role(b, Role::kLog) && m_geo.die_of_block(b) == die;
+    }
+    if (!lists_ok) {
+      err << "die " << die << ": its log lists name a block that is not one of its logs";
+      return err.str();
+    }
+  }
   for (std::uint32_t block = 0; block < m_geo.blocks; ++block) {
     std::string broken = check_block(ftl, block);
     if (!broken.empty()) return broken;
@@ -78,6 +136,8 @@ std::string HybridMap::check(const Ftl& ftl) const {
       data += r == Role::kData;
       logs += r == Role::kLog;
     }
+    // Every log on the die listed once (a log listed twice, or not at all, counts wrong), and
+    // a free block left for a merge.
     if (free_blocks != ftl.m_dies[die].free_count || logs != logs_in_use(d) || logs > m_logs_per_die ||
         free_blocks + data + logs != m_geo.blocks_per_die || free_blocks == 0) {
       err << "die " << die << ": " << free_blocks << " free (pool says " << ftl.m_dies[die].free_count << "), " << data

@@ -29,6 +29,7 @@
 #pragma once
 
 #include <cstdint>
+#include <iosfwd>
 #include <string>
 #include <vector>
 
@@ -86,9 +87,22 @@ class HybridMap {
   const HybridStats& stats() const { return m_stats; }
   void register_stats(const StatGroup& group) const;
 
-  // Roles against the Ftl's block states and free pools, data-block page offsets, log
-  // ownership, pool limits. Empty when all hold.
+  // Everything placement and merges rely on, against the Ftl's tables: roles against block
+  // states and free pools, the block map and the log lists pointing back, data-block page
+  // offsets, what each log may hold (its die, its logical block, nothing valid past its write
+  // position), a log marked as written in order really being so and newer than its data block,
+  // pool limits and a free block per die. Empty when all hold (hybrid_check.cpp).
   std::string check(const Ftl& ftl) const;
+
+  // The map in a drive image (section HYBR of Ftl::save, hybrid_image.cpp): per block its role,
+  // owner, write position and order flag, per die its log lists, and the statistics.
+  void save(std::ostream& out) const;
+  // Reads a HYBR section into this map (built for the same drive): every field range-checked,
+  // the block map and BAST's log table rebuilt. Throws ImageFormatError. Whether the FTL can go
+  // on from it is check()'s to say, once the Ftl's tables are loaded too.
+  void load(std::istream& in, bool verify_checksums);
+  // Upper bound of the section save() writes.
+  std::uint64_t image_max_bytes() const;
 
  private:
   enum class Role : std::uint8_t { kFree, kData, kLog };
