@@ -71,8 +71,12 @@ void HostDriver::setup_job(std::uint32_t k, JobRun& run, std::uint64_t capacity_
     j.source = std::move(generator);
   }
   j.stats = run.stats;
+  j.job_stats = run.job_stats;
   j.tally = run.tally ? run.tally : &j.own_tally;
   // A trace may carry issue times and flushes, a group adds to `total`: the paced path.
+  // A group's jobs keep compact figures and add to the group's (count_group_job): both or neither.
+  if ((total != nullptr) != (run.job_stats != nullptr) || (run.job_stats != nullptr) == (run.stats != nullptr))
+    throw std::logic_error("host driver: a group's job has job_stats and a total, any other job stats");
   j.paced = trace || spec.paced() || total != nullptr;
   j.total = total;
   j.spec = spec;
@@ -86,8 +90,9 @@ void HostDriver::setup_job(std::uint32_t k, JobRun& run, std::uint64_t capacity_
     m_owner[next_slot] = &j;
   }
   for (std::uint32_t i = spec.iodepth; i > 0; --i) j.free.push_back(first + i - 1);  // lowest slot first
-  run.stats->first_issue_ps = j.count_from_ps;
-  run.stats->last_complete_ps = j.count_from_ps;
+  IoCounts& counts = run.job_stats ? static_cast<IoCounts&>(*run.job_stats) : *run.stats;
+  counts.first_issue_ps = j.count_from_ps;
+  counts.last_complete_ps = j.count_from_ps;
   if (spec.runtime_ps)
     m_job_runtime_ps = std::max(m_job_runtime_ps, spec.startdelay_ps + spec.ramp_ps + spec.runtime_ps);
 }
@@ -321,8 +326,17 @@ __attribute__((noinline)) void HostDriver::count_paced(Job& j, const IoRequest& 
     ++j.tally->ramp_ios;
     return;
   }
+  if (j.job_stats) {  // one of a group's jobs (kept apart: the lone job's path stays as it was)
+    count_group_job(j, r);
+    return;
+  }
   record_completion(*j.stats, r, m_last_completed_seq);
-  if (j.total) record_completion(*j.total, r, m_total_completed_seq);
+}
+
+// A group's job: its own compact figures and the group's (the phase's).
+__attribute__((noinline)) void HostDriver::count_group_job(Job& j, const IoRequest& r) {
+  record_completion(*j.job_stats, r, m_last_completed_seq);
+  record_completion(*j.total, r, m_total_completed_seq);
 }
 
 void HostDriver::on_timer(std::uint32_t what) {

@@ -25,11 +25,13 @@ inline const std::string kDieBusy = "drive.nand.channel[].die[].busy";  // a pat
 inline const std::string kLinkBusy = "drive.link.busy";
 }  // namespace stat_path
 
-// One of several jobs a phase ran at the same time (fio's jobs[]).
+// One of several jobs a phase ran at the same time (fio's jobs[]): compact figures (a phase
+// runs up to 4096 jobs); io.expand() gives them as an IoStats for the reports.
 struct JobResult {
   std::string name;
-  IoStats io;
+  JobIoStats io;
   JobTally tally;
+  bool group_reporting = false;  // fio's group_reporting: reported with the job before it (fio_output.h)
 };
 
 struct PhaseResult {

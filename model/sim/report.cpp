@@ -66,6 +66,7 @@ void add_job_figures(nlohmann::json& j, const PhaseResult& r, const std::vector<
   nlohmann::json jobs = nlohmann::json::array();
   for (const JobResult& job : r.jobs) {
     const double s = double(job.io.elapsed_ps()) / double(kPicosPerSec);
+    const std::unique_ptr<IoStats> io = job.io.expand();
     jobs.push_back({{"name", job.name},
                     {"reads", job.io.reads},
                     {"writes", job.io.writes},
@@ -74,7 +75,7 @@ void add_job_figures(nlohmann::json& j, const PhaseResult& r, const std::vector<
                     {"read_bytes", job.io.read_bytes},
                     {"write_bytes", job.io.write_bytes},
                     {"iops", s > 0 ? double(job.io.ios()) / s : 0.0},
-                    {"latency_us", latency_json(*job.io.latency(), percentiles)}});
+                    {"latency_us", latency_json(*io->latency(), percentiles)}});
   }
   j["jobs"] = jobs;
 }
