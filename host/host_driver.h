@@ -25,8 +25,9 @@ struct JobRun {
   std::uint64_t seed = 0;
   IoStats* stats = nullptr;
   JobIoStats* job_stats = nullptr;
-  JobTally* tally = nullptr;         // null: not kept
-  std::unique_ptr<IoSource> source;  // a trace, or null
+  JobTally* tally = nullptr;          // null: not kept
+  std::unique_ptr<IoSource> source;   // a trace, or null
+  ArrivalLatency* arrival = nullptr;  // latency from each request's issue time too (a trace's)
 };
 
 // Running totals since construction, read by the time-series sampler.
@@ -49,7 +50,9 @@ class HostDriver : public sc_core::sc_module, public IoCompletionIf, private Tim
   void start_group(std::vector<JobRun> jobs, std::uint64_t capacity_bytes, IoStats* total = nullptr);
   // A job whose requests come from `source` (a trace): `pacing` gives iodepth, runtime and the
   // pacing keys (its access keys are unused); issue_at_ps and flush are honoured.
-  void start_source(std::unique_ptr<IoSource> source, const JobSpec& pacing, IoStats& stats, JobTally* tally = nullptr);
+  // `arrival`: also record each request's latency from its issue time (trace timing).
+  void start_source(std::unique_ptr<IoSource> source, const JobSpec& pacing, IoStats& stats, JobTally* tally = nullptr,
+                    ArrivalLatency* arrival = nullptr);
   // Sends TRIM for the given ranges (first LBA, sectors), one command at a time.
   void start_trim(std::vector<std::pair<Lba, std::uint64_t>> ranges, IoStats& stats);
   // From now on, remember which 4 KiB chunks of the drive get written (trim: unused).
@@ -77,10 +80,11 @@ class HostDriver : public sc_core::sc_module, public IoCompletionIf, private Tim
     std::unique_ptr<IoSource> source;
     JobGenerator* generator = nullptr;  // = source when it is one (the closed-loop path calls it directly)
     IoStats* stats = nullptr;
-    JobIoStats* job_stats = nullptr;  // instead of stats: one of several jobs (paced only)
-    std::uint32_t index = 0;          // in m_jobs
-    IoStats* total = nullptr;         // paced only
-    JobTally* tally = nullptr;        // the caller's, or own_tally
+    JobIoStats* job_stats = nullptr;    // instead of stats: one of several jobs (paced only)
+    ArrivalLatency* arrival = nullptr;  // paced only
+    std::uint32_t index = 0;            // in m_jobs
+    IoStats* total = nullptr;           // paced only
+    JobTally* tally = nullptr;          // the caller's, or own_tally
     JobTally own_tally;
     std::vector<std::uint32_t> free;  // its request slots not in flight
     std::uint32_t in_flight = 0;
@@ -104,6 +108,7 @@ class HostDriver : public sc_core::sc_module, public IoCompletionIf, private Tim
   void wake_at(Job& job, Picos when);
   void count_paced(Job& job, const IoRequest& r);
   void count_group_job(Job& job, const IoRequest& r);
+  void count_arrival(Job& job, const IoRequest& r);
   void finish_if_drained(Job& job);
 
   void begin(std::vector<JobRun>& jobs, std::uint64_t capacity_bytes, IoStats* total);
@@ -112,6 +117,7 @@ class HostDriver : public sc_core::sc_module, public IoCompletionIf, private Tim
 
   std::vector<Job> m_jobs;
   std::vector<Job*> m_owner;             // request slot -> its job
+  std::vector<Picos> m_arrival;          // request slot -> its arrival time (jobs with `arrival` only)
   HostAdapterIf* m_hba = nullptr;        // hba's interface, looked up once per start
   std::uint32_t m_active = 0;            // jobs not finished
   std::vector<std::uint64_t> m_written;  // bitmap of 4 KiB chunks written since mark()

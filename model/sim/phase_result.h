@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -48,6 +49,9 @@ struct PhaseResult {
   // phase ran several jobs at once, each job's own figures (`io` is then their sum).
   JobTally tally;
   std::vector<JobResult> jobs;
+  // A trace-timed replay: latency from each request's arrival (its time in the trace), beside
+  // `io`'s latency from issue; null otherwise. Shared: results are copied, never changed.
+  std::shared_ptr<const ArrivalLatency> arrival;
 
   // Firmware and flash activity during the phase, from the tree.
   std::uint64_t ftl(const char* name) const { return stats.count(stat_path::kFtl + name); }
