@@ -26,13 +26,14 @@ void HostDriver::start_group(std::vector<JobRun> jobs, std::uint64_t capacity_by
   begin(jobs, capacity_bytes, total);
 }
 
-void HostDriver::start_source(std::unique_ptr<IoSource> source, const JobSpec& pacing, IoStats& stats,
-                              JobTally* tally) {
+void HostDriver::start_source(std::unique_ptr<IoSource> source, const JobSpec& pacing, IoStats& stats, JobTally* tally,
+                              ArrivalLatency* arrival) {
   std::vector<JobRun> jobs(1);
   jobs[0].job = &pacing;
   jobs[0].stats = &stats;
   jobs[0].tally = tally;
   jobs[0].source = std::move(source);
+  jobs[0].arrival = arrival;
   begin(jobs, 0, nullptr);
 }
 
@@ -71,8 +72,13 @@ void HostDriver::setup_job(std::uint32_t k, JobRun& run, std::uint64_t capacity_
     j.source = std::move(generator);
   }
   j.stats = run.stats;
+  j.job_stats = run.job_stats;
+  j.arrival = run.arrival;
   j.tally = run.tally ? run.tally : &j.own_tally;
   // A trace may carry issue times and flushes, a group adds to `total`: the paced path.
+  // A group's jobs keep compact figures and add to the group's (count_group_job): both or neither.
+  if ((total != nullptr) != (run.job_stats != nullptr) || (run.job_stats != nullptr) == (run.stats != nullptr))
+    throw std::logic_error("host driver: a group's job has job_stats and a total, any other job stats");
   j.paced = trace || spec.paced() || total != nullptr;
   j.total = total;
   j.spec = spec;
@@ -86,8 +92,9 @@ void HostDriver::setup_job(std::uint32_t k, JobRun& run, std::uint64_t capacity_
     m_owner[next_slot] = &j;
   }
   for (std::uint32_t i = spec.iodepth; i > 0; --i) j.free.push_back(first + i - 1);  // lowest slot first
-  run.stats->first_issue_ps = j.count_from_ps;
-  run.stats->last_complete_ps = j.count_from_ps;
+  IoCounts& counts = run.job_stats ? static_cast<IoCounts&>(*run.job_stats) : *run.stats;
+  counts.first_issue_ps = j.count_from_ps;
+  counts.last_complete_ps = j.count_from_ps;
   if (spec.runtime_ps)
     m_job_runtime_ps = std::max(m_job_runtime_ps, spec.startdelay_ps + spec.ramp_ps + spec.runtime_ps);
 }
@@ -100,9 +107,14 @@ void HostDriver::begin(std::vector<JobRun>& runs, std::uint64_t capacity_bytes, 
   m_job_bytes = 0;
   m_job_done_bytes = 0;
   std::uint32_t slots = 0;
-  for (const JobRun& run : runs) slots += run.job->iodepth;
+  bool arrival = false;
+  for (const JobRun& run : runs) {
+    slots += run.job->iodepth;
+    arrival = arrival || run.arrival != nullptr;
+  }
   m_requests.assign(slots, IoRequest{});
   m_owner.assign(slots, nullptr);
+  m_arrival.assign(arrival ? slots : 0, 0);
   m_jobs.clear();
   m_jobs.resize(runs.size());
   std::uint32_t next_slot = 0;
@@ -250,6 +262,7 @@ __attribute__((noinline)) void HostDriver::issue_paced(Job& j) {
     }
     j.has_pending = false;
     const IoSpec& io = j.pending;
+    if (j.arrival) m_arrival[j.free.back()] = j.start_ps + io.issue_at_ps;
     issue(j, io,
           io.trim    ? AtaCommand::kDataSetManagement
           : io.write ? AtaCommand::kWriteFpdma
@@ -321,8 +334,25 @@ __attribute__((noinline)) void HostDriver::count_paced(Job& j, const IoRequest& 
     ++j.tally->ramp_ios;
     return;
   }
+  if (j.job_stats) {  // one of a group's jobs (kept apart: the lone job's path stays as it was)
+    count_group_job(j, r);
+    return;
+  }
   record_completion(*j.stats, r, m_last_completed_seq);
-  if (j.total) record_completion(*j.total, r, m_total_completed_seq);
+  if (j.arrival) count_arrival(j, r);
+}
+
+// A group's job: its own compact figures and the group's (the phase's).
+__attribute__((noinline)) void HostDriver::count_group_job(Job& j, const IoRequest& r) {
+  record_completion(*j.job_stats, r, m_last_completed_seq);
+  record_completion(*j.total, r, m_total_completed_seq);
+}
+
+// Latency from the request's arrival (its issue time: a trace's time stamp) to its completion.
+__attribute__((noinline)) void HostDriver::count_arrival(Job& j, const IoRequest& r) {
+  const bool data = !r.error && r.command != AtaCommand::kDataSetManagement;
+  (data ? (r.is_write() ? j.arrival->write : j.arrival->read) : j.arrival->other)
+      .record(r.completed_ps - m_arrival[r.id]);
 }
 
 void HostDriver::on_timer(std::uint32_t what) {

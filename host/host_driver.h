@@ -18,12 +18,16 @@
 namespace ssdlab {
 
 // One job of a group started at once. `source` null: a JobGenerator for `*job` and `seed`.
+// Its completions go to `stats`, or for one of a group's jobs (start_group with a total) to
+// the compact `job_stats` and the total (exactly one of stats and job_stats is set).
 struct JobRun {
   const JobSpec* job = nullptr;
   std::uint64_t seed = 0;
   IoStats* stats = nullptr;
-  JobTally* tally = nullptr;         // null: not kept
-  std::unique_ptr<IoSource> source;  // a trace, or null
+  JobIoStats* job_stats = nullptr;
+  JobTally* tally = nullptr;          // null: not kept
+  std::unique_ptr<IoSource> source;   // a trace, or null
+  ArrivalLatency* arrival = nullptr;  // latency from each request's issue time too (a trace's)
 };
 
 // Running totals since construction, read by the time-series sampler.
@@ -41,11 +45,14 @@ class HostDriver : public sc_core::sc_module, public IoCompletionIf, private Tim
   void start(const JobSpec& job, std::uint64_t capacity_bytes, std::uint64_t seed, IoStats& stats,
              JobTally* tally = nullptr);
   // Starts every job of `jobs` now, at the same time; done_event() when all are done. Each
-  // completion goes to its job's stats and, when given, to `total` too (the phase's figures).
+  // completion goes to its job's stats or, when `total` is given (the phase's figures), to its
+  // job_stats and to `total`.
   void start_group(std::vector<JobRun> jobs, std::uint64_t capacity_bytes, IoStats* total = nullptr);
   // A job whose requests come from `source` (a trace): `pacing` gives iodepth, runtime and the
   // pacing keys (its access keys are unused); issue_at_ps and flush are honoured.
-  void start_source(std::unique_ptr<IoSource> source, const JobSpec& pacing, IoStats& stats, JobTally* tally = nullptr);
+  // `arrival`: also record each request's latency from its issue time (trace timing).
+  void start_source(std::unique_ptr<IoSource> source, const JobSpec& pacing, IoStats& stats, JobTally* tally = nullptr,
+                    ArrivalLatency* arrival = nullptr);
   // Sends TRIM for the given ranges (first LBA, sectors), one command at a time.
   void start_trim(std::vector<std::pair<Lba, std::uint64_t>> ranges, IoStats& stats);
   // From now on, remember which 4 KiB chunks of the drive get written (trim: unused).
@@ -54,6 +61,8 @@ class HostDriver : public sc_core::sc_module, public IoCompletionIf, private Tim
   // Ranges (first LBA, sectors) of 4 KiB chunks not written since mark().
   std::vector<std::pair<Lba, std::uint64_t>> unwritten_ranges(std::uint64_t capacity_bytes) const;
   bool running() const { return m_running; }
+  // Requests issued to the HBA and not completed yet (all jobs; trims and flushes too).
+  std::uint64_t in_flight() const { return m_next_seq - m_counters.ios; }
   const sc_core::sc_event& done_event() const { return m_done_event; }
   const HostCounters& counters() const { return m_counters; }
   // Latency of every request completed since the last reset_interval_latency() (the time
@@ -71,9 +80,11 @@ class HostDriver : public sc_core::sc_module, public IoCompletionIf, private Tim
     std::unique_ptr<IoSource> source;
     JobGenerator* generator = nullptr;  // = source when it is one (the closed-loop path calls it directly)
     IoStats* stats = nullptr;
-    std::uint32_t index = 0;    // in m_jobs
-    IoStats* total = nullptr;   // paced only
-    JobTally* tally = nullptr;  // the caller's, or own_tally
+    JobIoStats* job_stats = nullptr;    // instead of stats: one of several jobs (paced only)
+    ArrivalLatency* arrival = nullptr;  // paced only
+    std::uint32_t index = 0;            // in m_jobs
+    IoStats* total = nullptr;           // paced only
+    JobTally* tally = nullptr;          // the caller's, or own_tally
     JobTally own_tally;
     std::vector<std::uint32_t> free;  // its request slots not in flight
     std::uint32_t in_flight = 0;
@@ -96,6 +107,8 @@ class HostDriver : public sc_core::sc_module, public IoCompletionIf, private Tim
   Picos ready_at(const Job& job) const;
   void wake_at(Job& job, Picos when);
   void count_paced(Job& job, const IoRequest& r);
+  void count_group_job(Job& job, const IoRequest& r);
+  void count_arrival(Job& job, const IoRequest& r);
   void finish_if_drained(Job& job);
 
   void begin(std::vector<JobRun>& jobs, std::uint64_t capacity_bytes, IoStats* total);
@@ -104,6 +117,7 @@ class HostDriver : public sc_core::sc_module, public IoCompletionIf, private Tim
 
   std::vector<Job> m_jobs;
   std::vector<Job*> m_owner;             // request slot -> its job
+  std::vector<Picos> m_arrival;          // request slot -> its arrival time (jobs with `arrival` only)
   HostAdapterIf* m_hba = nullptr;        // hba's interface, looked up once per start
   std::uint32_t m_active = 0;            // jobs not finished
   std::vector<std::uint64_t> m_written;  // bitmap of 4 KiB chunks written since mark()

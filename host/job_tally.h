@@ -4,8 +4,10 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <memory>
 
 #include "model/core/types.h"
+#include "model/stats/histogram.h"
 
 namespace ssdlab {
 
@@ -26,6 +28,21 @@ struct JobTally {
     late_sum_ps += o.late_sum_ps;
   }
   double late_mean_ps() const { return timed ? late_sum_ps / double(timed) : 0.0; }
+};
+
+// Latency counted from each request's arrival time (a trace-timed replay: the trace's time
+// stamp, IoSpec::issue_at_ps after the job's start) instead of its issue: what a user compares
+// with the trace's own response times. The same as from issue for a request issued on time;
+// more for one that waited for a slot, a tag or the requests before it.
+struct ArrivalLatency {
+  Histogram read, write, other;  // other: trims and failed commands (flushes are not counted)
+  // Every request's (a request records into one histogram only); on the heap (its size).
+  std::unique_ptr<Histogram> all() const {
+    auto merged = std::make_unique<Histogram>(read);
+    merged->merge(write);
+    merged->merge(other);
+    return merged;
+  }
 };
 
 }  // namespace ssdlab

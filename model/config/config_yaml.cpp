@@ -44,19 +44,21 @@ std::string describe(const YAML::Node& node) {
 
 // Optimal string alignment distance: insertions, deletions, substitutions and swaps of
 // neighbours ("mbs" -> "msb") each cost 1.
+// Three rows of the table (the swap looks two rows back), not the whole table.
 std::size_t edit_distance(const std::string& a, const std::string& b) {
-  std::vector<std::vector<std::size_t>> d(a.size() + 1, std::vector<std::size_t>(b.size() + 1));
-  for (std::size_t i = 0; i <= a.size(); ++i) d[i][0] = i;
-  for (std::size_t j = 0; j <= b.size(); ++j) d[0][j] = j;
+  std::vector<std::size_t> before(b.size() + 1), prev(b.size() + 1), row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) prev[j] = j;
   for (std::size_t i = 1; i <= a.size(); ++i) {
+    row[0] = i;
     for (std::size_t j = 1; j <= b.size(); ++j) {
       const std::size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
-      d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost});
-      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
-        d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+      row[j] = std::min({prev[j] + 1, row[j - 1] + 1, prev[j - 1] + cost});
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1]) row[j] = std::min(row[j], before[j - 2] + 1);
     }
+    std::swap(before, prev);
+    std::swap(prev, row);
   }
-  return d[a.size()][b.size()];
+  return prev[b.size()];
 }
 
 // Limits at the top of the type's range are not worth mentioning ("must be >= 1").
@@ -233,14 +235,55 @@ YAML::Node load_yaml(const std::string& text, const std::string& name, const std
   return root;
 }
 
+namespace {
+const char* file_kind(const std::filesystem::file_status& st) {
+  namespace fs = std::filesystem;
+  switch (st.type()) {
+    case fs::file_type::directory:
+      return "a directory";
+    case fs::file_type::character:
+      return "a character device";
+    case fs::file_type::block:
+      return "a block device";
+    case fs::file_type::fifo:
+      return "a FIFO";
+    case fs::file_type::socket:
+      return "a socket";
+    default:
+      return "not a plain file";
+  }
+}
+}  // namespace
+
+// A device, FIFO or /proc file would be read until memory runs out (/dev/zero never ends): only
+// regular files, and at most kMaxConfigFileBytes of them, read in bounded chunks (a file that
+// grows while it is read, or says it is empty, is still cut off at the limit).
 std::string read_text_file(const std::string& path) {
-  std::error_code ignored;
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::file_status st = fs::status(path, ec);
+  if (ec || !fs::exists(st)) throw ConfigError(path + ": cannot open");
+  const std::string limit = " (" + std::to_string(kMaxConfigFileBytes) +
+                            " bytes; a drive config, scenario or fio job file is kilobytes of text)";
+  if (!fs::is_regular_file(st))
+    throw ConfigError(path + ": not a regular file (" + file_kind(st) +
+                      "); a drive config, scenario or fio job file must be one");
+  const std::uintmax_t size = fs::file_size(path, ec);
+  if (!ec && size > kMaxConfigFileBytes)
+    throw ConfigError(path + ": " + std::to_string(size) + " bytes, more than a config file may hold" + limit);
   std::ifstream in(path, std::ios::binary);
-  if (!in || std::filesystem::is_directory(path, ignored)) throw ConfigError(path + ": cannot open");
-  std::ostringstream text;
-  text << in.rdbuf();
+  if (!in) throw ConfigError(path + ": cannot open");
+  std::string text;
+  char chunk[16384];
+  while (in) {
+    in.read(chunk, sizeof chunk);
+    text.append(chunk, static_cast<std::size_t>(in.gcount()));
+    if (text.size() > kMaxConfigFileBytes)
+      throw ConfigError(path + ": more than " + std::to_string(kMaxConfigFileBytes) +
+                        " bytes, more than a config file may hold" + limit);
+  }
   if (in.bad()) throw ConfigError(path + ": cannot open");
-  return text.str();
+  return text;
 }
 
 std::string join_path(const std::string& parent, const std::string& key) {
@@ -259,14 +302,19 @@ std::string lowercase(std::string text) {
 std::string did_you_mean(const std::string& word, const std::vector<std::string>& candidates) {
   std::string best;
   std::size_t best_distance = std::numeric_limits<std::size_t>::max();
+  const std::size_t limit = std::max<std::size_t>(1, std::min<std::size_t>(3, word.size() / 3));
+  const std::string lower = lowercase(word);
   for (const std::string& candidate : candidates) {
-    const std::size_t d = edit_distance(lowercase(word), candidate);
+    // The distance is at least the difference in length: a candidate that cannot come within
+    // the limit is not compared (a 64 KB word costs nothing; fuzz_fio_job spent its time here).
+    const std::size_t apart = std::max(lower.size(), candidate.size()) - std::min(lower.size(), candidate.size());
+    if (apart > limit) continue;
+    const std::size_t d = edit_distance(lower, candidate);
     if (d < best_distance) {
       best_distance = d;
       best = candidate;
     }
   }
-  const std::size_t limit = std::max<std::size_t>(1, std::min<std::size_t>(3, word.size() / 3));
   if (best.empty() || best_distance > limit) return "";
   return " (did you mean '" + best + "'?)";
 }

@@ -50,7 +50,9 @@ YAML::Node first_document(const std::string& text, bool& more, YAML::Mark& more_
 // error: ...", a second (non-empty) document "NAME:LINE: a second YAML document ...; HOLDER
 // holds one document" (`holder`: "a drive config").
 YAML::Node load_yaml(const std::string& text, const std::string& name, const std::string& holder);
-// Whole file; ConfigError "PATH: cannot open" if it cannot be read.
+// Whole file; ConfigError "PATH: cannot open" if it cannot be read, "PATH: not a regular
+// file (a character device)..." for anything but a regular file (/dev/zero would never end),
+// "PATH: N bytes, more than a config file may hold" above kMaxConfigFileBytes.
 std::string read_text_file(const std::string& path);
 
 std::string join_path(const std::string& parent, const std::string& key);

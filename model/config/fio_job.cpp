@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <map>
 #include <stdexcept>
 
 #include "model/config/config_loader.h"
@@ -14,10 +15,13 @@ namespace {
 using config_detail::did_you_mean;
 using config_detail::lowercase;
 
+struct Key;
+
 struct Entry {
   std::string key, value;
   bool bare = false;  // `key` alone
   int line = 0;
+  const Key* def = nullptr;  // the supported key it names (found once, when the line is read)
 };
 
 struct Section {
@@ -181,7 +185,7 @@ const std::vector<Key>& keys() {
       {"norandommap", true, [](FioJob& j, const Entry& e, std::uint64_t) { set(j.norandommap, parse_bool(e), e); }},
       {"randrepeat", false, [](FioJob& j, const Entry& e, std::uint64_t) { set(j.randrepeat, parse_bool(e), e); }},
       {"randseed", false, [](FioJob& j, const Entry& e, std::uint64_t) { count_in(j.randseed, e, 0, kMax); }},
-      {"numjobs", false, [](FioJob& j, const Entry& e, std::uint64_t) { count_in(j.numjobs, e, 1, 65536); }},
+      {"numjobs", false, [](FioJob& j, const Entry& e, std::uint64_t) { count_in(j.numjobs, e, 1, kMaxJobsPerPhase); }},
       {"thinktime", false, [](FioJob& j, const Entry& e, std::uint64_t) { time_in(j.thinktime, e, kPicosPerUs); }},
       {"thinktime_spin", false,
        [](FioJob& j, const Entry& e, std::uint64_t) { time_in(j.thinktime_spin, e, kPicosPerUs); }},
@@ -198,6 +202,8 @@ const std::vector<Key>& keys() {
          count_in(j.rate_iops, e, 0, kMax);
        }},
       {"stonewall", true, [](FioJob& j, const Entry& e, std::uint64_t) { set(j.stonewall, parse_bool(e), e); }},
+      {"group_reporting", true,
+       [](FioJob& j, const Entry& e, std::uint64_t) { set(j.group_reporting, parse_bool(e), e); }},
       {"fsync", false, [](FioJob& j, const Entry& e, std::uint64_t) { count_in(j.fsync, e, 0, kMax); }},
       {"fdatasync", false, [](FioJob& j, const Entry& e, std::uint64_t) { count_in(j.fdatasync, e, 0, kMax); }},
       {"kb_base", false,
@@ -235,7 +241,6 @@ const std::vector<std::pair<std::string, std::string>>& ignored() {
       {"buffered", "there is no page cache: every I/O reaches the drive"},
       {"filename", "the job runs against the simulated drive"},
       {"uri", "the nbd engine's export: the job runs against the simulated drive"},
-      {"group_reporting", "results are per phase"},
       {"thread", "jobs are not processes here"},
       {"description", "free text"}};
   return table;
@@ -262,11 +267,13 @@ class Parser {
   std::string expand(const std::string& line, int number) const;
   void read_line(std::string line, int number);
   void check_key(const Entry& e);
-  FioJob build(const Section& job) const;
+  void apply(FioJob& out, const std::vector<const Entry*>& entries) const;
+  FioJob build(const Section& job, const std::vector<const Entry*>& globals) const;
 
   std::string m_src;
   const FioParseOptions& m_options;
   std::vector<Section> m_sections;
+  std::uint32_t m_job_sections = 0;
   FioJobFile m_out;
 };
 
@@ -305,6 +312,10 @@ void Parser::read_line(std::string line, int number) {
     s.name = trim(line.substr(1, line.size() - 2));
     s.line = number;
     if (s.name.empty()) fail(number, "a section needs a name ([global] or [JOB])");
+    // fio runs at most kMaxJobsPerPhase jobs in all (REAL_MAX_JOBS): a file defines no more.
+    if (s.name != "global" && ++m_job_sections > kMaxJobsPerPhase)
+      fail(number, "[" + s.name + "]: job section " + std::to_string(m_job_sections) + "; a job file defines at most " +
+                       std::to_string(kMaxJobsPerPhase) + " jobs (fio's own limit)");
     m_sections.push_back(s);
     return;
   }
@@ -329,8 +340,11 @@ void Parser::check_key(const Entry& e) {
   }
   const Key* k = find_key(e.key);
   if (k == nullptr) {
-    std::vector<std::string> names = fio_supported_keys();
-    for (const auto& a : aliases()) names.push_back(a.first);
+    static const std::vector<std::string> names = [] {
+      std::vector<std::string> n = fio_supported_keys();
+      for (const auto& a : aliases()) n.push_back(a.first);
+      return n;
+    }();
     const std::string msg = e.key + ": not a supported fio key" + did_you_mean(e.key, names);
     if (!m_options.lenient) fail(e.line, msg + " (--fio-lenient makes this a warning)");
     m_out.warnings.push_back(where + msg + "; ignored");
@@ -338,32 +352,36 @@ void Parser::check_key(const Entry& e) {
   }
   if (e.bare && !k->flag) fail(e.line, e.key + ": needs a value (" + e.key + "=VALUE)");
   m_sections.back().entries.push_back(e);
+  m_sections.back().entries.back().def = k;
 }
 
-FioJob Parser::build(const Section& job) const {
-  std::vector<const Entry*> entries;
-  for (const Section& s : m_sections) {
-    if (&s == &job) break;
-    if (s.name == "global")
-      for (const Entry& e : s.entries) entries.push_back(&e);
-  }
-  for (const Entry& e : job.entries) entries.push_back(&e);
-  FioJob out;
-  out.name = job.name;
-  out.line = job.line;
-  const Key* kb_base = find_key("kb_base");
-  const auto apply = [&](const Entry& e, const Key& k, std::uint64_t kb) {
+// `globals`: the entries of the [global] sections before `job`.
+// The entries in order, each applied to `out` (std::invalid_argument: a located error).
+void Parser::apply(FioJob& out, const std::vector<const Entry*>& entries) const {
+  const auto apply_one = [&](const Entry& e, std::uint64_t kb) {
     try {
-      k.apply(out, e, kb);
+      e.def->apply(out, e, kb);
     } catch (const std::invalid_argument& err) {
       fail(e.line, e.key + ": " + err.what());
     }
   };
   // kb_base first: it decides what the sizes around it mean.
+  const Key* kb_base = find_key("kb_base");
   for (const Entry* e : entries)
-    if (find_key(e->key) == kb_base) apply(*e, *kb_base, 1024);
+    if (e->def == kb_base) apply_one(*e, 1024);
   const std::uint64_t kb = out.kb_base.given() ? out.kb_base.value : 1024;
-  for (const Entry* e : entries) apply(*e, *find_key(e->key), kb);
+  for (const Entry* e : entries) apply_one(*e, kb);
+}
+
+// `globals`: the last entry of each key of the [global] sections before `job` (a key's last
+// entry decides its field; the entries carry their lines for rwmixread/rwmixwrite).
+FioJob Parser::build(const Section& job, const std::vector<const Entry*>& globals) const {
+  std::vector<const Entry*> entries = globals;
+  for (const Entry& e : job.entries) entries.push_back(&e);
+  FioJob out;
+  out.name = job.name;
+  out.line = job.line;
+  apply(out, entries);
   return out;
 }
 
@@ -379,8 +397,26 @@ FioJobFile Parser::parse(const std::string& text) {
     start = end + 1;
   }
   if (!text.empty() && text.back() == '\n') --number;  // the empty "line" after the last newline
-  for (const Section& s : m_sections)
-    if (s.name != "global") m_out.jobs.push_back(build(s));
+  // One pass: each job gets the [global] entries before it, one per key (a file of many
+  // [global] lines costs each job no more than the number of keys). Every global entry is
+  // checked once, so a bad value is an error even where a later line overrides it.
+  std::vector<const Entry*> globals;
+  std::map<const Key*, std::size_t> global_at;  // key -> its entry in `globals`
+  for (const Section& s : m_sections) {
+    if (s.name != "global") {
+      m_out.jobs.push_back(build(s, globals));
+      continue;
+    }
+    FioJob scratch;
+    for (const Entry& e : s.entries) {
+      apply(scratch, {&e});
+      const auto [at, added] = global_at.emplace(e.def, globals.size());
+      if (added)
+        globals.push_back(&e);
+      else
+        globals[at->second] = &e;
+    }
+  }
   if (m_out.jobs.empty())
     fail(std::max(number, 1), "no job section: a job file needs at least one [JOB] besides [global]");
   return m_out;

@@ -44,7 +44,7 @@ struct FioJob {
   FioField<std::uint64_t> number_ios, blockalign, offset_align;
   FioField<Picos> runtime, ramp_time, thinktime, thinktime_spin;
   FioField<std::pair<Picos, Picos>> startdelay;
-  FioField<bool> time_based, norandommap, randrepeat, stonewall;
+  FioField<bool> time_based, norandommap, randrepeat, stonewall, group_reporting;
   FioField<std::uint64_t> rwmixread, rwmixwrite, percentage_random;
   FioField<RandomDistribution> random_distribution;
   FioField<std::uint64_t> randseed, numjobs, thinktime_blocks, rate, rate_iops, fsync, fdatasync, kb_base;
@@ -95,7 +95,9 @@ FioPhase fio_job_to_phase(const FioJob& job, const std::string& source_name);
 
 // The phases of a job file: a job with stonewall (wait_for_previous) starts a new phase, the
 // jobs of a phase run at the same time (PhaseSpec::more_jobs); numjobs=N makes N clones of a
-// job (clone_index 0..N-1, the same name), as fio does.
+// job (clone_index 0..N-1, the same name), as fio does. More than kMaxJobsPerPhase jobs in
+// the file (clones included: fio's own limit), or more than kMaxRequestsInFlight requests in
+// flight over a phase's jobs, is an error at the line that passes the limit.
 std::vector<PhaseSpec> fio_phases(const FioJobFile& file);
 
 // `ssdlab run --fio`: the phases of fio_phases. Notes and warnings go to ScenarioSpec::notes.

@@ -131,6 +131,7 @@ FioPhase Mapper::map() {
   randomness(s);
   pacing(s);
   s.name = j.name;
+  s.group_reporting = j.group_reporting.value;
   return p;
 }
 
@@ -155,11 +156,49 @@ void Mapper::pacing(JobSpec& s) const {
 
 FioPhase fio_job_to_phase(const FioJob& job, const std::string& source_name) { return Mapper(job, source_name).map(); }
 
+namespace {
+
+// The jobs and requests in flight of the phase being built, checked as each job joins it.
+struct PhaseLoad {
+  std::uint64_t jobs = 0, in_flight = 0;
+  const FioJob* first = nullptr;
+};
+
+void check_load(PhaseLoad& load, std::uint64_t& file_jobs, const FioJob& job, const std::string& src,
+                std::uint64_t clones) {
+  const bool numjobs = job.numjobs.given() && job.numjobs.value > 1;
+  const int line = numjobs ? job.numjobs.line : job.line;
+  const std::string key = numjobs ? "numjobs" : "[" + job.name + "]";
+  // fio counts every job, clones included, against one limit (REAL_MAX_JOBS, 4096).
+  file_jobs += clones;
+  if (file_jobs > kMaxJobsPerPhase)
+    throw ConfigError(src + ":" + std::to_string(line) + ": " + key + ": " + std::to_string(file_jobs) +
+                      " jobs in the file; fio runs at most " + std::to_string(kMaxJobsPerPhase) +
+                      " jobs in all, clones included (fio's own limit)");
+  const auto fail = [&](int line, const std::string& key, const std::string& what, const std::string& limit) {
+    throw ConfigError(src + ":" + std::to_string(line) + ": " + key + ": " + what + " in the phase of [" +
+                      load.first->name + "] (line " + std::to_string(load.first->line) + "); " + limit +
+                      " (a stonewall starts a new phase)");
+  };
+  load.jobs += clones;
+  load.in_flight += clones * (job.iodepth.given() ? job.iodepth.value : 1);
+  if (load.in_flight > kMaxRequestsInFlight)
+    fail(job.iodepth.given() ? job.iodepth.line : job.line, job.iodepth.given() ? "iodepth" : "[" + job.name + "]",
+         std::to_string(load.in_flight) + " requests in flight over " + std::to_string(load.jobs) + " jobs",
+         "a phase keeps at most " + std::to_string(kMaxRequestsInFlight));
+}
+
+}  // namespace
+
 std::vector<PhaseSpec> fio_phases(const FioJobFile& file) {
   std::vector<PhaseSpec> phases;
+  PhaseLoad load;
+  std::uint64_t file_jobs = 0;
   for (std::size_t i = 0; i < file.jobs.size(); ++i) {
     const FioPhase p = fio_job_to_phase(file.jobs[i], file.path);
     const std::uint64_t clones = file.jobs[i].numjobs.given() ? file.jobs[i].numjobs.value : 1;
+    if (phases.empty() || p.stonewall) load = PhaseLoad{0, 0, &file.jobs[i]};
+    check_load(load, file_jobs, file.jobs[i], file.path, clones);
     for (std::uint64_t c = 0; c < clones; ++c) {
       JobSpec job = p.job;
       job.clone_index = static_cast<std::uint32_t>(c);

@@ -1,6 +1,12 @@
 // Helpers of the scenario structs (model/config/scenario.h).
 #include "model/config/scenario.h"
 
+#include <algorithm>
+#include <string>
+
+#include "model/config/config_loader.h"
+#include "model/core/units.h"
+
 namespace ssdlab {
 
 bool is_random(RwMode mode) {
@@ -60,6 +66,33 @@ bool operator==(const JobSpec& a, const JobSpec& b) {
          a.startdelay_ps == b.startdelay_ps && a.ramp_ps == b.ramp_ps && a.thinktime_ps == b.thinktime_ps &&
          a.thinktime_blocks == b.thinktime_blocks && a.rate_bytes == b.rate_bytes && a.rate_iops == b.rate_iops &&
          a.flush_every == b.flush_every;
+}
+
+std::string sample_interval_text(const ScenarioSpec& s) {
+  const std::string interval = format_duration(s.sample_interval_ps);
+  if (s.sample_interval_line < 0) return "--sample-interval " + interval;
+  return s.sample_interval_line == 0 ? interval + " (the default)" : interval;
+}
+
+void check_sample_rows(const ScenarioSpec& s) {
+  if (s.sample_interval_ps == 0) return;
+  for (const PhaseSpec& p : s.phases) {
+    Picos sure = p.kind == PhaseKind::kIdle ? p.idle_ps : 0;  // how long the phase lasts at least
+    if (p.kind == PhaseKind::kJob) {
+      const auto at_least = [&sure](const JobSpec& j) {
+        if (j.time_based && j.runtime_ps) sure = std::max(sure, j.startdelay_ps + j.ramp_ps + j.runtime_ps);
+      };
+      at_least(p.job);
+      for (const JobSpec& j : p.more_jobs) at_least(j);
+    }
+    const std::uint64_t rows = sure / s.sample_interval_ps;
+    if (rows <= kMaxSamplesPerPhase) continue;
+    const int line = s.sample_interval_line > 0 ? s.sample_interval_line : p.line;
+    throw ConfigError(s.path + ":" + std::to_string(line) + ": sample_interval: " + sample_interval_text(s) +
+                      " gives phase '" + p.name + "' (line " + std::to_string(p.line) + ") " + std::to_string(rows) +
+                      " time-series rows; a phase writes at most " + std::to_string(kMaxSamplesPerPhase) +
+                      ": raise sample_interval (or --sample-interval)");
+  }
 }
 
 }  // namespace ssdlab

@@ -84,6 +84,7 @@ struct JobSpec {
   // Concurrency and pacing (issue 13; the host driver acts on them). The defaults are a
   // closed-loop job as before. Times count from the job's start (the phase's start + startdelay).
   std::string name;                    // the job's name in per-job results (fio's jobname); empty: the phase's
+  bool group_reporting = false;        // fio.json: reported in one entry with the job before it (reporting only)
   Picos startdelay_ps = 0;             // the job starts this long after the phase
   Picos ramp_ps = 0;                   // ramp_time: completions in [start, start + ramp) are not counted
   Picos thinktime_ps = 0;              // after every thinktime_blocks requests: wait for them, then think
@@ -91,9 +92,18 @@ struct JobSpec {
   std::uint64_t rate_bytes = 0;        // bytes/s, each direction (read, write, trim) on its own; 0 = none
   std::uint64_t rate_iops = 0;         // requests/s, each direction on its own; 0 = none
   std::uint32_t flush_every = 0;       // fsync / fdatasync = N: a FLUSH CACHE EXT after every N writes
-  // Whether the host driver must pace the job (any of the keys above but name).
+  // Whether the host driver must pace the job (any of the keys above but name, group_reporting).
   bool paced() const { return startdelay_ps || ramp_ps || thinktime_ps || rate_bytes || rate_iops || flush_every; }
 };
+
+// A phase runs at most this many jobs at once (fio 3.33's REAL_MAX_JOBS: what fio itself runs),
+// keeping at most kMaxRequestsInFlight requests in flight over all of them (the iodepth of one
+// job at most); the loaders refuse more, naming the key and line.
+constexpr std::uint32_t kMaxJobsPerPhase = 4096;
+constexpr std::uint64_t kMaxRequestsInFlight = 65536;
+// A phase writes at most this many time-series rows (sample_interval apart): a phase known to
+// last longer is refused at load time, any other stopped when it gets there (about 112 MB).
+constexpr std::uint64_t kMaxSamplesPerPhase = 1000000;
 
 bool operator==(const AccessZone& a, const AccessZone& b);
 bool operator==(const RandomDistribution& a, const RandomDistribution& b);
@@ -168,6 +178,7 @@ struct ScenarioSpec {
   std::vector<std::string> overrides;  // "key.path=value", applied to the drive config
   std::uint64_t seed = 1;
   Picos sample_interval_ps = 10 * kPicosPerMs;
+  int sample_interval_line = 0;  // of `sample_interval` in the file; 0: the default; -1: --sample-interval
   std::vector<PhaseSpec> phases;
   // Completion-latency percentiles reported per phase and direction (fio's percentile_list
   // and its default), ascending, each in (0, 100].

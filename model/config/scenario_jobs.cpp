@@ -47,6 +47,9 @@ JobSpec ScenarioParser::parse_job(const YAML::Node& node, const std::string& pat
   if (const YAML::Node map = node["norandommap"]) {
     job.norandommap = map.IsNull() || get_bool(src_, map, key("norandommap"));
   }
+  if (const YAML::Node group = node["group_reporting"]) {
+    job.group_reporting = group.IsNull() || get_bool(src_, group, key("group_reporting"));
+  }
   parse_fio_keys(node, path, job);
   parse_pacing(node, path, job);
   if (node["name"]) {
@@ -63,6 +66,26 @@ void ScenarioParser::add_jobs(const YAML::Node& node, const std::string& path, P
   JobSpec job = parse_job(node, path);
   const std::uint64_t clones =
       node["numjobs"] ? uint_key(node["numjobs"], "phases[].job.numjobs", join_path(path, "numjobs")) : 1;
+  // At most kMaxJobsPerPhase jobs and kMaxRequestsInFlight requests in flight in the phase:
+  // the error is at the entry (its numjobs, its iodepth) that passes the limit.
+  const std::uint64_t jobs = (first ? 0 : 1 + phase.more_jobs.size()) + clones;
+  if (first) in_flight_ = 0;
+  in_flight_ += clones * job.iodepth;
+  const auto where = [&](const char* key) {
+    return node.IsMap() && node[key] ? std::make_pair(node[key], join_path(path, key)) : std::make_pair(node, path);
+  };
+  if (jobs > kMaxJobsPerPhase) {
+    const auto [at, at_path] = where("numjobs");
+    src_.fail(at, at_path,
+              std::to_string(jobs) + " jobs in the phase; a phase runs at most " + std::to_string(kMaxJobsPerPhase) +
+                  " jobs at once (fio's own limit)");
+  }
+  if (in_flight_ > kMaxRequestsInFlight) {
+    const auto [at, at_path] = where("iodepth");
+    src_.fail(at, at_path,
+              std::to_string(in_flight_) + " requests in flight over " + std::to_string(jobs) +
+                  " jobs (iodepth x numjobs); a phase keeps at most " + std::to_string(kMaxRequestsInFlight));
+  }
   for (std::uint64_t c = 0; c < clones; ++c) {
     job.clone_index = static_cast<std::uint32_t>(c);
     if (first && c == 0)
@@ -108,24 +131,26 @@ void ScenarioParser::parse_fio_phase(const YAML::Node& node, const std::string& 
   const std::string file = get_string(src_, node, path);
   if (file.empty()) src_.fail(node, path, "must name a fio job file");
   const std::string resolved = resolve_drive_path(file, src_.name());
-  FioJobFile jobs;
-  try {
-    jobs = load_fio_job_file(resolved);
-  } catch (const ConfigError& e) {
-    src_.fail(node, path, e.what());
+  // Read once per file, however often a repeat expands the phase (a file is up to 1 MiB).
+  auto cached = fio_files_.find(resolved);
+  if (cached == fio_files_.end()) {
+    FioJobFile jobs;
+    std::vector<PhaseSpec> phases;
+    try {
+      jobs = load_fio_job_file(resolved);
+      phases = fio_phases(jobs);
+    } catch (const ConfigError& e) {
+      src_.fail(node, path, e.what());
+    }
+    if (notes_) notes_->insert(notes_->end(), jobs.notes.begin(), jobs.notes.end());
+    cached = fio_files_.emplace(resolved, std::move(phases)).first;
   }
-  std::vector<PhaseSpec> phases;
-  try {
-    phases = fio_phases(jobs);
-  } catch (const ConfigError& e) {
-    src_.fail(node, path, e.what());
-  }
-  for (PhaseSpec& p : phases) {
+  for (PhaseSpec p : cached->second) {
     p.name += suffix;
     p.line = node.Mark().line + 1;
+    count_built(p, node, path);
     out.push_back(std::move(p));
   }
-  if (notes_) notes_->insert(notes_->end(), jobs.notes.begin(), jobs.notes.end());
 }
 
 // Keys in fio's own value syntax (the same parsers as fio job files, kb_base=1024).

@@ -19,6 +19,8 @@ namespace scenario_detail {
 // (counted before anything is built, so memory and time stay bounded).
 constexpr std::uint64_t kMaxPhases = 100000;
 constexpr int kMaxRepeatDepth = 8;
+// Jobs over all phases (a repeat of a phase of 4096 jobs would otherwise build millions).
+constexpr std::uint64_t kMaxScenarioJobs = 100000;
 
 const std::vector<std::string> kBarePhases = {"secure_erase", "mark"};
 
@@ -119,12 +121,14 @@ ScenarioSpec ScenarioParser::parse(const YAML::Node& root) {
   if (root["seed"]) spec.seed = uint_key(root["seed"], "seed", "seed");
   if (const YAML::Node interval = root["sample_interval"]) {
     spec.sample_interval_ps = uint_key(interval, "sample_interval", "sample_interval");
+    spec.sample_interval_line = interval.Mark().line + 1;
   }
   if (const YAML::Node list = root["percentile_list"]) spec.percentile_list = parse_percentile_list(src_, list);
   const YAML::Node phases = require(src_, root, "", "phases");
   notes_ = &spec.notes;
   spec.phases.reserve(count_phases(phases, "phases", 0));
   parse_phase_list(phases, "phases", "", spec.phases, 0);
+  check_sample_rows(spec);
   return spec;
 }
 
@@ -159,9 +163,25 @@ std::uint64_t ScenarioParser::count_phases(const YAML::Node& list, const std::st
 std::uint64_t ScenarioParser::repeat_count(const YAML::Node& repeat, const std::string& rpath, int depth) {
   const auto count =
       uint_key(require(src_, repeat, rpath, "count"), "phases[].repeat.count", join_path(rpath, "count"));
-  if (depth > kMaxRepeatDepth) src_.fail(repeat, rpath, "repeat blocks nest too deep");
+  check_repeat_depth(repeat, rpath, depth);
   const YAML::Node inner = repeat["phases"];
   return count * (inner ? count_phases(inner, join_path(rpath, "phases"), depth + 1) : 1);
+}
+
+void ScenarioParser::count_built(const PhaseSpec& phase, const YAML::Node& node, const std::string& path) {
+  if (++phases_built_ > kMaxPhases)
+    src_.fail(node, path, "the scenario expands to more than " + std::to_string(kMaxPhases) + " phases");
+  jobs_built_ += 1 + phase.more_jobs.size();
+  if (jobs_built_ > kMaxScenarioJobs)
+    src_.fail(node, path,
+              "the scenario's phases run more than " + std::to_string(kMaxScenarioJobs) +
+                  " jobs in all; a scenario runs at most " + std::to_string(kMaxScenarioJobs));
+}
+
+// A repeat at `depth` (0: in the scenario's own list) is nesting level depth + 1.
+void ScenarioParser::check_repeat_depth(const YAML::Node& repeat, const std::string& rpath, int depth) {
+  if (depth >= kMaxRepeatDepth)
+    src_.fail(repeat, rpath, "repeat blocks nest at most " + std::to_string(kMaxRepeatDepth) + " deep");
 }
 
 void ScenarioParser::check_override(const YAML::Node& node, const std::string& path, const std::string& text) {
@@ -223,6 +243,7 @@ void ScenarioParser::parse_phase(const YAML::Node& node, const std::string& path
                     "idle, repeat, secure_erase, mark, precondition");
     phase.kind = text == "mark" ? PhaseKind::kMark : PhaseKind::kSecureErase;
     phase.name = text + suffix;
+    count_built(phase, node, path);
     out.push_back(phase);
     return;
   }
@@ -246,7 +267,7 @@ void ScenarioParser::parse_phase(const YAML::Node& node, const std::string& path
     check_map(src_, repeat, rpath, keys_of("phases[].repeat"));
     const auto count =
         uint_key(require(src_, repeat, rpath, "count"), "phases[].repeat.count", join_path(rpath, "count"));
-    if (depth > kMaxRepeatDepth) src_.fail(repeat, rpath, "repeat blocks nest too deep");
+    check_repeat_depth(repeat, rpath, depth);
     for (std::uint64_t k = 1; k <= count; ++k) {
       const std::string inner = suffix + "#" + std::to_string(k);
       parse_phase_list(require(src_, repeat, rpath, "phases"), join_path(rpath, "phases"), inner, out, depth + 1);
@@ -264,6 +285,7 @@ void ScenarioParser::parse_phase(const YAML::Node& node, const std::string& path
   if (node["expect"]) phase.expect = parse_expect(node["expect"], join_path(path, "expect"));
   phase.name += suffix;
   parse_action(node[action], action, join_path(path, action), phase);
+  count_built(phase, node, path);
   out.push_back(phase);
 }
 
@@ -388,13 +410,48 @@ std::vector<Expectation> ScenarioParser::parse_expect(const YAML::Node& node, co
 
 using scenario_detail::ScenarioParser;
 
+namespace {
+
+// fio's INI layout: the first line that is not blank or a comment is a [section] header, and a
+// later one is a key=value or a bare key.
+bool looks_like_fio_job(const std::string& text) {
+  std::size_t start = 0;
+  bool header = false;
+  while (start < text.size()) {
+    std::size_t end = text.find('\n', start);
+    if (end == std::string::npos) end = text.size();
+    std::string line = text.substr(start, end - start);
+    start = end + 1;
+    line.erase(0, line.find_first_not_of(" \t\r"));
+    line.erase(line.find_last_not_of(" \t\r") + 1);
+    if (line.empty() || line[0] == '#' || line[0] == ';') continue;
+    const bool section =
+        line.size() > 2 && line.front() == '[' && line.back() == ']' && line.find_first_of(",:{}") == std::string::npos;
+    if (!header) {
+      if (!section) return false;
+      header = true;
+    } else if (!section) {
+      // key=value (a value may hold ':', rw=randread:8) or a bare key; not YAML's key: value
+      const std::size_t eq = line.find('='), colon = line.find(':');
+      return colon == std::string::npos || (eq != std::string::npos && eq < colon);
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
 ScenarioSpec parse_scenario(const std::string& yaml_text, const std::string& source_name) {
   const YamlSource src(source_name);
-  const YAML::Node root = load_yaml(yaml_text, source_name, "a scenario file");
   try {
+    const YAML::Node root = load_yaml(yaml_text, source_name, "a scenario file");
     return ScenarioParser(src).parse(root);
   } catch (const YAML::Exception& e) {  // safety net: should not happen
     throw ConfigError(source_name + ":" + std::to_string(e.mark.line + 1) + ": " + e.msg);
+  } catch (const ConfigError& e) {
+    if (!looks_like_fio_job(yaml_text)) throw;
+    throw ConfigError(source_name + ": looks like a fio job file: run it with 'ssdlab run --fio " + source_name +
+                      " --drive CONFIG' (as a scenario: " + e.what() + ")");
   }
 }
 

@@ -3,6 +3,7 @@
 
 #include "model/config/params.h"
 #include "model/config/replay_phase_yaml.h"
+#include "model/config/scenario.h"
 
 namespace ssdlab {
 namespace {
@@ -129,9 +130,14 @@ void add_job(ParamTable& t) {
                   .derived("the phase's name")
                   .not_empty());
   t.push_back(make_param(j + "numjobs", K::kCount, "count",
-                         "clones of the job running at the same time (fio's numjobs; offset_increment apart)")
+                         "clones of the job running at the same time (fio's numjobs; offset_increment apart); "
+                         "a phase runs at most 4096 jobs and 65536 requests in flight (iodepth x numjobs) in all")
                   .def("1")
-                  .range(1, 65536));
+                  .range(1, kMaxJobsPerPhase));
+  t.push_back(make_param(j + "group_reporting", K::kFlag, "",
+                         "fio.json: this job's figures merged into the entry of the job before it (fio's "
+                         "group_reporting)")
+                  .def("false"));
   t.push_back(make_param(j + "offset_increment", K::kAmount, "bytes or %",
                          "clone N's region starts N x this later (fio's offset_increment)")
                   .def("0")

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -34,6 +35,7 @@ class ScenarioParser {
   void check_override(const YAML::Node& node, const std::string& path, const std::string& text);
   std::uint64_t count_phases(const YAML::Node& list, const std::string& path, int depth);
   std::uint64_t repeat_count(const YAML::Node& repeat, const std::string& rpath, int depth);
+  void check_repeat_depth(const YAML::Node& repeat, const std::string& rpath, int depth);
   void parse_phase_list(const YAML::Node& list, const std::string& path, const std::string& suffix,
                         std::vector<PhaseSpec>& out, int depth);
   void parse_phase(const YAML::Node& node, const std::string& path, std::size_t number, const std::string& suffix,
@@ -46,7 +48,13 @@ class ScenarioParser {
   void add_jobs(const YAML::Node& node, const std::string& path, PhaseSpec& phase, bool first);
   void parse_fio_phase(const YAML::Node& node, const std::string& path, const std::string& suffix,
                        std::vector<PhaseSpec>& out);
-  std::vector<std::string>* notes_ = nullptr;  // the scenario's notes (fio: phases add theirs)
+  std::vector<std::string>* notes_ = nullptr;                // the scenario's notes (fio: phases add theirs)
+  std::uint64_t in_flight_ = 0;                              // iodepth summed over the jobs of the phase being read
+  std::map<std::string, std::vector<PhaseSpec>> fio_files_;  // fio: phases by job file, each read once
+  std::uint64_t phases_built_ = 0, jobs_built_ = 0;
+  // Counts a phase as it is built: at most kMaxPhases phases (a fio: phase may hold several)
+  // and kMaxScenarioJobs jobs over all of them, else an error at `node`.
+  void count_built(const PhaseSpec& phase, const YAML::Node& node, const std::string& path);
   std::uint64_t job_size(const YAML::Node& node, const std::string& path);
   Amount amount(const YAML::Node& node, const std::string& path);
   RwMode rw_mode(const YAML::Node& node, const std::string& path);

@@ -1,5 +1,6 @@
 #include "model/sim/fio_output.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -65,9 +66,12 @@ nlohmann::json direction(std::uint64_t ios, std::uint64_t bytes, const Histogram
   return j;
 }
 
+double seconds_of(Picos ps) { return double(ps) / double(kPicosPerSec); }
+
+// `seconds`: the I/O window of each direction (fio's runtime); `job_seconds`: fio's
+// job_runtime (for a merged entry the sum over its jobs, as fio sums total_run_time).
 nlohmann::json job_json(const std::string& name, std::size_t group, const IoStats& io, const JobTally& tally,
-                        const std::vector<double>& percentiles) {
-  const double seconds = double(io.elapsed_ps()) / double(kPicosPerSec);
+                        const std::vector<double>& percentiles, double seconds, double job_seconds) {
   nlohmann::json j;
   j["jobname"] = name;
   j["groupid"] = group;
@@ -77,9 +81,40 @@ nlohmann::json job_json(const std::string& name, std::size_t group, const IoStat
   j["write"] = direction(io.writes, io.write_bytes, &io.write_latency_ps, seconds, percentiles);
   j["trim"] = direction(io.trims, 0, nullptr, seconds, percentiles);
   j["sync"] = {{"total_ios", tally.flushes}, {"lat_ns", zero_latency()}};
-  j["job_runtime"] = std::uint64_t(std::llround(seconds * 1000));
+  j["job_runtime"] = std::uint64_t(std::llround(job_seconds * 1000));
   j["elapsed"] = std::uint64_t(std::llround(seconds));
   return j;
+}
+
+// A phase's jobs as fio reports them. fio 3.33 (__show_run_stats) starts a new entry for a
+// job unless the job has group_reporting and the job before it is in the same group; an
+// entry sums its jobs' I/O and merges their latency samples, its runtime is the longest of
+// its jobs' (sum_thread_stats), its name the first job's.
+void add_jobs(nlohmann::json& jobs, const std::vector<JobResult>& results, std::size_t group,
+              const std::vector<double>& percentiles) {
+  for (std::size_t first = 0; first < results.size();) {
+    std::size_t end = first + 1;
+    while (end < results.size() && results[end].group_reporting) ++end;
+    auto io = std::make_unique<IoStats>();
+    JobTally tally;
+    double longest = 0, sum = 0;
+    for (std::size_t k = first; k < end; ++k) {
+      const JobIoStats& job = results[k].io;
+      IoCounts& counts = *io;
+      if (k == first)
+        counts = job;
+      else
+        counts.add(job);
+      job.read_latency_ps.add_to(io->read_latency_ps);
+      job.write_latency_ps.add_to(io->write_latency_ps);
+      job.other_latency_ps.add_to(io->other_latency_ps);
+      tally.add(results[k].tally);
+      longest = std::max(longest, seconds_of(job.elapsed_ps()));
+      sum += seconds_of(job.elapsed_ps());
+    }
+    jobs.push_back(job_json(results[first].name, group, *io, tally, percentiles, longest, sum));
+    first = end;
+  }
 }
 
 }  // namespace
@@ -95,10 +130,10 @@ std::string fio_json(const ScenarioSpec& scenario, const std::vector<PhaseResult
     if (scenario.phases[i].kind != PhaseKind::kJob) continue;
     if (r.jobs.empty()) {
       const std::string& name = scenario.phases[i].job.name.empty() ? r.name : scenario.phases[i].job.name;
-      jobs.push_back(job_json(name, group, r.io, r.tally, scenario.percentile_list));
+      const double seconds = seconds_of(r.io.elapsed_ps());
+      jobs.push_back(job_json(name, group, r.io, r.tally, scenario.percentile_list, seconds, seconds));
     } else {
-      for (const JobResult& job : r.jobs)
-        jobs.push_back(job_json(job.name, group, job.io, job.tally, scenario.percentile_list));
+      add_jobs(jobs, r.jobs, group, scenario.percentile_list);
     }
     ++group;
   }

@@ -5,7 +5,8 @@
 // percentile {"99.000000": ns}}; `sync` counts the FLUSH CACHE EXT commands.
 //
 // What the figures mean here: a job phase is one fio group (groupid = its number among the job
-// phases); a phase that ran several jobs at once has one entry per job. A request is measured
+// phases); a phase that ran several jobs at once has one entry per job, or per run of jobs
+// joined by group_reporting as fio 3.33 joins them (fio_output.cpp, add_jobs). A request is measured
 // from its issue by the host driver to its completion: clat_ns and lat_ns both carry that (the
 // wait for an NCQ tag included), slat_ns is zero with N = 0 (fio's psync output looks the
 // same: the simulated host spends no CPU time submitting). runtime is the job's I/O window

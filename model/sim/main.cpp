@@ -14,6 +14,7 @@
 #include "model/config/config_yaml.h"
 #include "model/config/drive_memory.h"
 #include "model/config/params.h"
+#include "model/sim/cli_options.h"
 #include "model/sim/drive_info.h"
 #include "model/sim/explain.h"
 #include "model/sim/fio_output.h"
@@ -109,41 +110,20 @@ int sc_main(int argc, char** argv) {
   run_cmd->add_option("scenario", run.scenario_path, "scenario YAML (scenarios/*.yaml)");
   run_cmd->add_option("--out,-o", run.out_dir, "results directory (default results/<scenario name>)");
   run_cmd->add_option("-p,--param", run.overrides, "override a drive config key, e.g. -p controller.op=0.28");
-  auto* seed_opt = run_cmd->add_option("--seed", run.seed, "override the scenario's random seed");
   run_cmd->add_flag("--quiet,-q", run.quiet, "print nothing but errors");
   run_cmd
       ->add_option("--scale", run.scale,
                    "run a scaled-down copy: fewer blocks per die, durations and sizes shrunk alike (0..1]")
       ->check(CLI::Range(0.0001, 1.0));
-  run_cmd->add_flag("!--no-progress", run.progress, "no progress line on a terminal");
-  run_cmd->add_option("--latency-log", run.latency_log,
-                      "write one line per completed request to FILE (fio's latency log; see --latency-log-format)");
-  run_cmd
-      ->add_option("--latency-log-format", run.latency_log_format,
-                   "fio: time ms, latency ns, direction, bytes, offset; anatomy: CSV, a column per latency part")
-      ->capture_default_str()
-      ->check(CLI::IsMember({"fio", "anatomy"}));
-  std::string latency_window;
-  run_cmd
-      ->add_option("--latency-window", latency_window,
-                   "T0,T1: log only requests completed in [T0, T1] simulated seconds")
-      ->check([&run](const std::string& text) {
-        return ssdlab::parse_time_window(text, run.latency_window_start, run.latency_window_end)
-                   ? std::string()
-                   : "expected T0,T1 in simulated seconds with 0 <= T0 < T1, got '" + text + "'";
-      });
   run_cmd->add_flag("--no-plots", run.no_plots,
                     "do not run the plot script (scripts/ssdlab_plots.py); report.html is written without plots");
-  run_cmd->add_option("--vcd", run.instruments.vcd_path,
-                      "write a Value Change Dump (GTKWave) of die/channel busy state, NCQ, buffer, free blocks, GC");
-  run_cmd->add_option("--trace", run.instruments.trace_path,
-                      "write a Chrome trace event JSON (ui.perfetto.dev, chrome://tracing) of every command and op");
-  run_cmd->add_option("--trace-window", run.instruments.trace_window,
-                      "T0,T1: keep only trace events overlapping simulated seconds [T0, T1]");
+  CLI::Option* seed_opt = ssdlab::add_shared_run_options(*run_cmd, run);
 
   std::string info_path;
   std::vector<std::string> info_overrides;
-  run_cmd->add_option("--fio", run.fio_path, "run the jobs of a fio job file (one after another) instead");
+  run_cmd->add_option("--fio", run.fio_path,
+                      "run the jobs of a fio job file instead: jobs at the same time up to each stonewall, "
+                      "which starts the next phase (docs/fio-jobs.md)");
   run_cmd->add_option("--drive", run.drive_path, "drive config for --fio");
   run_cmd->add_flag("--fio-lenient", run.fio_lenient, "--fio: unsupported keys are warnings, not errors");
   run_cmd
@@ -180,8 +160,10 @@ int sc_main(int argc, char** argv) {
     if (e.get_exit_code() == 0) return app.exit(e);  // --help
     return usage_error(app, e, argc, argv);
   }
-  if (!latency_window.empty() && run.latency_log.empty()) {
-    std::cerr << "ssdlab: run: --latency-window needs --latency-log FILE\n";
+  for (const auto& [cmd, options] : {std::make_pair(run_cmd, &run), std::make_pair(replay_cmd, &replay.run)}) {
+    const std::string wrong = *cmd ? ssdlab::shared_run_options_error(*options) : "";
+    if (wrong.empty()) continue;
+    std::cerr << "ssdlab: " << cmd->get_name() << ": " << wrong << "\n";
     return kExitUsage;
   }
   try {

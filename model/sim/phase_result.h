@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -25,11 +26,13 @@ inline const std::string kDieBusy = "drive.nand.channel[].die[].busy";  // a pat
 inline const std::string kLinkBusy = "drive.link.busy";
 }  // namespace stat_path
 
-// One of several jobs a phase ran at the same time (fio's jobs[]).
+// One of several jobs a phase ran at the same time (fio's jobs[]): compact figures (a phase
+// runs up to 4096 jobs); io.expand() gives them as an IoStats for the reports.
 struct JobResult {
   std::string name;
-  IoStats io;
+  JobIoStats io;
   JobTally tally;
+  bool group_reporting = false;  // fio's group_reporting: reported with the job before it (fio_output.h)
 };
 
 struct PhaseResult {
@@ -46,6 +49,9 @@ struct PhaseResult {
   // phase ran several jobs at once, each job's own figures (`io` is then their sum).
   JobTally tally;
   std::vector<JobResult> jobs;
+  // A trace-timed replay: latency from each request's arrival (its time in the trace), beside
+  // `io`'s latency from issue; null otherwise. Shared: results are copied, never changed.
+  std::shared_ptr<const ArrivalLatency> arrival;
 
   // Firmware and flash activity during the phase, from the tree.
   std::uint64_t ftl(const char* name) const { return stats.count(stat_path::kFtl + name); }

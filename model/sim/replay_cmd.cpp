@@ -4,6 +4,7 @@
 #include <filesystem>
 
 #include "model/config/config_loader.h"
+#include "model/sim/cli_options.h"
 
 namespace ssdlab {
 
@@ -43,7 +44,9 @@ CLI::App* add_replay_command(CLI::App& app, ReplayOptions& o) {
   cmd->add_option("--iodepth", s.iodepth, "requests in flight (closed loop)")
       ->capture_default_str()
       ->check(CLI::Range(1, 65536));
-  cmd->add_option("--speed", s.speed, "timing trace: time runs this much faster (2.0 = gaps halved)")
+  cmd->add_option("--speed", s.speed,
+                  "timing trace: time runs this much faster (2.0 = gaps halved; 0 < SPEED <= 1e6; a request "
+                  "whose time comes out past 100 simulated days is an error)")
       ->capture_default_str();
   cmd->add_option("--lba", s.lba, "offsets past the drive: wrap, reject (error naming the line) or scale")
       ->capture_default_str()
@@ -58,14 +61,18 @@ CLI::App* add_replay_command(CLI::App& app, ReplayOptions& o) {
   cmd->add_option("-p,--param", o.run.overrides, "override a drive config key");
   cmd->add_flag("--quiet,-q", o.run.quiet, "print nothing but errors");
   cmd->add_flag("--no-plots", o.run.no_plots, "do not run the plot script");
+  o.seed = add_shared_run_options(*cmd, o.run);
   return cmd;
 }
 
 RunOutcome run_replay(const ReplayOptions& options) {
-  const ScenarioSpec scenario = replay_scenario(options.spec, options.drive_path);
-  const DriveConfig config = load_drive_config(options.drive_path, options.run.overrides);
+  RunOptions run = options.run;
+  run.has_seed = options.seed != nullptr && options.seed->count() > 0;
+  ScenarioSpec scenario = replay_scenario(options.spec, options.drive_path);
+  apply_scenario_options(run, scenario);
+  const DriveConfig config = load_drive_config(options.drive_path, run.overrides);
   try {
-    return run_prepared(options.run, scenario, config);
+    return run_prepared(run, scenario, config);
   } catch (const ConfigError& e) {
     // The runner names the scenario file and phase; here that is the trace itself, which the
     // message names already ("TRACE:LINE: ..."): drop the prefix.

@@ -10,14 +10,16 @@
 
 namespace CLI {
 class App;
-}
+class Option;
+}  // namespace CLI
 
 namespace ssdlab {
 
 struct ReplayOptions {
   ReplaySpec spec;
   std::string drive_path;
-  RunOptions run;  // --out, -p, --quiet, --no-plots (scenario_path unused)
+  RunOptions run;                     // --out, -p, --quiet, --no-plots and run's instruments (scenario_path unused)
+  const CLI::Option* seed = nullptr;  // --seed, once add_replay_command ran (given: run.seed replaces 1)
 };
 
 // The subcommand's options, bound to `options` (main.cpp).

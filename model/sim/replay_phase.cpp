@@ -3,6 +3,7 @@
 #include "host/workload/trace/replay_setup.h"
 #include "model/sim/scenario_runner.h"
 
+#include <memory>
 #include <stdexcept>
 
 namespace ssdlab {
@@ -13,8 +14,12 @@ void ScenarioRunner::run_replay(const ReplaySpec& spec, std::uint64_t capacity_b
   const TraceSource& trace = *source;  // the driver keeps it until the next phase starts
   JobSpec pacing;                      // a trace's own times (issue_at_ps) pace it; only the queue depth is set here
   pacing.iodepth = spec.iodepth;
-  driver.start_source(std::move(source), pacing, r.io, &r.tally);
+  // In trace timing each request has an arrival time: its latency from it is kept too.
+  std::shared_ptr<ArrivalLatency> arrival;
+  if (spec.timing == "trace") arrival = std::make_shared<ArrivalLatency>();
+  driver.start_source(std::move(source), pacing, r.io, &r.tally, arrival.get());
   run_host_work();
+  r.arrival = arrival;
   r.replay = trace_count_rows(trace);
   if (!trace.error().empty()) throw std::invalid_argument(trace.error());  // bad input: exit 2
 }

@@ -66,6 +66,7 @@ void add_job_figures(nlohmann::json& j, const PhaseResult& r, const std::vector<
   nlohmann::json jobs = nlohmann::json::array();
   for (const JobResult& job : r.jobs) {
     const double s = double(job.io.elapsed_ps()) / double(kPicosPerSec);
+    const std::unique_ptr<IoStats> io = job.io.expand();
     jobs.push_back({{"name", job.name},
                     {"reads", job.io.reads},
                     {"writes", job.io.writes},
@@ -74,7 +75,7 @@ void add_job_figures(nlohmann::json& j, const PhaseResult& r, const std::vector<
                     {"read_bytes", job.io.read_bytes},
                     {"write_bytes", job.io.write_bytes},
                     {"iops", s > 0 ? double(job.io.ios()) / s : 0.0},
-                    {"latency_us", latency_json(*job.io.latency(), percentiles)}});
+                    {"latency_us", latency_json(*io->latency(), percentiles)}});
   }
   j["jobs"] = jobs;
 }
@@ -111,6 +112,11 @@ nlohmann::json phase_json(const PhaseResult& r, const std::vector<double>& perce
   const double n = r.io.ios() ? double(r.io.ios()) : 1.0;
   j["latency_breakdown_us"] = {{"wait_for_tag", us(double(r.io.wait_tag_ps) / n)},
                                {"in_drive", us(double(r.io.in_drive_ps) / n)}};
+  if (r.arrival) {  // a trace-timed replay: latency from the trace's times too
+    j["arrival_latency_us"] = latency_json(*r.arrival->all(), percentiles);
+    j["read_arrival_latency_us"] = latency_json(r.arrival->read, percentiles);
+    j["write_arrival_latency_us"] = latency_json(r.arrival->write, percentiles);
+  }
   j["anatomy_us"] = anatomy_json(r.io);
   if (r.waf() >= 0) {
     j["waf"] = r.waf();
@@ -247,6 +253,13 @@ void print_phase_line(std::ostream& out, const PhaseResult& r) {
                 r.seconds(), r.read_mbps(), r.write_mbps(), r.iops(), us(all->mean()), us(double(all->quantile(0.99))),
                 us(double(all->max())), waf, static_cast<unsigned long long>(r.gc_erases()), r.wall_seconds);
   out << line;
+  if (r.arrival) {  // under the latency columns: the same requests from their time in the trace
+    const std::unique_ptr<Histogram> all_arrival = r.arrival->all();
+    const Histogram& a = *all_arrival;
+    std::snprintf(line, sizeof line, "%-18s %9s %9s %9s %10s %9.1f %9.1f %9.1f\n", "  from arrival", "", "", "", "",
+                  us(a.mean()), us(double(a.quantile(0.99))), us(double(a.max())));
+    out << line;
+  }
 }
 
 void print_expectations(std::ostream& out, const std::vector<PhaseResult>& results) {

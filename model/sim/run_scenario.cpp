@@ -12,6 +12,7 @@
 
 #include "model/config/config_loader.h"
 #include "model/config/fio_job.h"
+#include "model/core/units.h"
 #include "model/sim/explain.h"
 #include "model/sim/fio_output.h"
 #include "model/sim/instruments/instruments.h"
@@ -109,7 +110,7 @@ void prepare_run(const RunOptions& options, ScenarioSpec& scenario, DriveConfig&
     fio.lenient = options.fio_lenient;
     scenario = fio_scenario(load_fio_job_file(options.fio_path, fio), options.drive_path);
   }
-  if (options.has_seed) scenario.seed = options.seed;
+  apply_scenario_options(options, scenario);
   std::vector<std::string> overrides = scenario.overrides;
   overrides.insert(overrides.end(), options.overrides.begin(), options.overrides.end());
   config = load_drive_config(scenario.drive_path, overrides);
@@ -120,6 +121,20 @@ void prepare_run(const RunOptions& options, ScenarioSpec& scenario, DriveConfig&
     scale_scenario(scenario, plan.factor);
     scenario.name += "-scaled";
   }
+}
+
+void apply_scenario_options(const RunOptions& options, ScenarioSpec& scenario) {
+  if (options.has_seed) scenario.seed = options.seed;
+  if (!options.sample_interval.empty()) {
+    try {
+      scenario.sample_interval_ps = parse_duration(options.sample_interval);
+    } catch (const std::invalid_argument& e) {
+      throw ConfigError(std::string("--sample-interval: ") + e.what());
+    }
+    if (scenario.sample_interval_ps == 0) throw ConfigError("--sample-interval: must be > 0");
+    scenario.sample_interval_line = -1;
+  }
+  check_sample_rows(scenario);
 }
 
 std::vector<RunOutcome> simulate_all(const std::vector<std::pair<ScenarioSpec, DriveConfig>>& runs) {

@@ -19,6 +19,7 @@ struct RunOptions {
   std::vector<std::string> overrides;  // applied after the scenario's own
   bool has_seed = false;
   std::uint64_t seed = 0;
+  std::string sample_interval;  // --sample-interval DURATION: the scenario's sample_interval replaced
   bool quiet = false;
   double scale = 1.0;  // < 1: a scaled-down drive and scenario (model/sim/scale.h)
   // Terminal progress line while a phase runs (only when not quiet and stdout is a TTY).
@@ -27,6 +28,7 @@ struct RunOptions {
   // window [start, end] of simulated time; format "fio" or "anatomy".
   std::string latency_log;
   std::string latency_log_format = "fio";
+  std::string latency_window_text;  // --latency-window as given (it needs --latency-log)
   Picos latency_window_start = 0, latency_window_end = ~Picos(0);
   // --no-plots: skip the plot script (model/sim/plots.h); report.html is still written.
   bool no_plots = false;
@@ -57,6 +59,9 @@ RunOutcome run_scenario(const RunOptions& options);
 RunOutcome run_prepared(const RunOptions& options, const ScenarioSpec& scenario, const DriveConfig& config);
 // The scenario and drive `run_scenario` would simulate (overrides and scale applied).
 void prepare_run(const RunOptions& options, ScenarioSpec& scenario, DriveConfig& config);
+// --seed and --sample-interval into `scenario`, then its time-series rows checked
+// (check_sample_rows); ConfigError for a bad --sample-interval.
+void apply_scenario_options(const RunOptions& options, ScenarioSpec& scenario);
 // Same, for a scenario already in memory (tests); writes nothing.
 // `probe` (optional) is attached to the drive for the whole run (model/core/probe.h).
 RunOutcome simulate(const ScenarioSpec& scenario, const DriveConfig& config, bool quiet = true, Probe* probe = nullptr);

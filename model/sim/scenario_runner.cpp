@@ -3,6 +3,7 @@
 #include "controller/ftl/precondition.h"
 #include "host/workload/trace/replay_setup.h"
 #include "model/config/config_loader.h"
+#include "model/core/units.h"
 
 #include <algorithm>
 #include <chrono>
@@ -92,8 +93,9 @@ void ScenarioRunner::run_job_phase(const PhaseSpec& phase, std::size_t index, Ph
     r.jobs[k].name = spec.name.empty() ? phase.name : spec.name;
     runs[k].job = &spec;
     runs[k].seed = job_seed(spec.randseed_set ? spec.randseed : derived, k);
-    runs[k].stats = &r.jobs[k].io;
+    runs[k].job_stats = &r.jobs[k].io;
     runs[k].tally = &r.jobs[k].tally;
+    r.jobs[k].group_reporting = spec.group_reporting;
   }
   driver.start_group(std::move(runs), capacity, &r.io);
   run_host_work();
@@ -169,6 +171,7 @@ void ScenarioRunner::run_phase(const PhaseSpec& phase, std::size_t index) {
   const auto wall_start = std::chrono::steady_clock::now();
   m_current_phase = static_cast<std::uint32_t>(index);
   m_phase_start_ps = now_picos();
+  m_phase_rows = 0;
   const std::uint64_t capacity = ssd.controller.user_sectors() * kSectorBytes;
   PhaseMeter meter;
   if (phase.kind == PhaseKind::kSecureErase || phase.kind == PhaseKind::kPrecondition) {
@@ -268,8 +271,27 @@ const ScenarioRunner::SampleColumns& ScenarioRunner::sample_columns() {
   return *m_columns;
 }
 
+// Ends the simulation from the sampler with `error` (an input error: exit 2).
+void ScenarioRunner::stop_with(const std::string& error, bool input) {
+  m_error = error;
+  m_error_is_input = input;
+  m_sampling = false;
+  sc_core::sc_stop();
+}
+
 void ScenarioRunner::on_sample() {
   if (!m_sampling) return;
+  if (m_phase_rows >= kMaxSamplesPerPhase) {  // bounded memory whatever the interval and the phase
+    const PhaseSpec& p = m_scenario.phases[m_current_phase];
+    const int line = m_scenario.sample_interval_line > 0 ? m_scenario.sample_interval_line : p.line;
+    stop_with(m_scenario.path + ":" + std::to_string(line) + ": sample_interval: phase '" + p.name + "' reached " +
+                  std::to_string(kMaxSamplesPerPhase) + " time-series rows at " + sample_interval_text(m_scenario) +
+                  " (" + format_duration(now_picos() - m_phase_start_ps) +
+                  " simulated); a phase writes at most that many: raise sample_interval (or --sample-interval)",
+              true);
+    return;
+  }
+  ++m_phase_rows;
   const SampleColumns& col = sample_columns();
   ssd.stats.snapshot_into(now_picos(), m_sample);
   if (m_interval.empty())
@@ -305,16 +327,16 @@ void ScenarioRunner::on_sample() {
   }
   m_samples.push_back(s);
   if (on_progress) report_progress();
-  // A job whose requests stop completing for a long simulated time means a stalled drive
-  // (a firmware bug): report it instead of sampling forever.
-  if (driver.running() && ios == 0) {
+  // Requests in the drive that stop completing for a long simulated time mean a stalled drive
+  // (a firmware bug): report it instead of sampling forever. Time with nothing in flight is the
+  // workload's own (a trace's idle gap, thinktime, a rate, a startdelay), never a stall.
+  if (driver.running() && ios == 0 && driver.in_flight() > 0) {
     m_stalled_ps += span;
     if (m_stalled_ps > kStallLimitPs) {
-      m_error = m_scenario.path + ": phase '" + m_scenario.phases[m_current_phase].name +
-                "': the drive completed no request for " + std::to_string(kStallLimitPs / kPicosPerSec) +
-                " simulated seconds (stalled)";
-      m_sampling = false;
-      sc_core::sc_stop();
+      stop_with(m_scenario.path + ": phase '" + m_scenario.phases[m_current_phase].name +
+                    "': the drive completed no request for " + std::to_string(kStallLimitPs / kPicosPerSec) +
+                    " simulated seconds (stalled)",
+                false);
       return;
     }
   } else {

@@ -82,6 +82,8 @@ class ScenarioRunner : public sc_core::sc_module {
   std::unique_ptr<SampleColumns> m_columns;
   const SampleColumns& sample_columns();
   Picos m_stalled_ps = 0;
+  std::uint64_t m_phase_rows = 0;  // time-series rows of the running phase (kMaxSamplesPerPhase)
+  void stop_with(const std::string& error, bool input);
   static constexpr Picos kStallLimitPs = 3600 * kPicosPerSec;
 };
 

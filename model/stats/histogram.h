@@ -74,7 +74,6 @@ class Histogram {
   static std::uint64_t bucket_low(std::size_t i);
   static std::uint64_t bucket_width(std::size_t i);
 
- private:
   // Integers only: recording converts nothing to floating point, and merging is exact (the
   // merged histogram equals one that recorded every value). The offset sum overflows only
   // after 2^(70 - msb) values of bit length msb in one bucket (2^30 values above 1 s in ps).
@@ -82,6 +81,9 @@ class Histogram {
     std::uint64_t count = 0;
     std::uint64_t offset_sum = 0;  // of (value - the bucket's low edge) over its values
   };
+
+ private:
+  friend class SparseHistogram;  // the same buckets over a range (sparse_histogram.h)
   // The j-th smallest (1-based) of the samples in bucket i.
   std::uint64_t in_bucket(std::size_t i, std::uint64_t j) const;
 

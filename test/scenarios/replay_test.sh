@@ -70,7 +70,7 @@ printf 'hello world\n' >"$tmp/what.txt"
 out=$(replay what "$tmp/what.txt" 2>&1)
 rc=$?
 check "unknown format: exit 2" test "$rc" = 2
-check "unknown format: lists the formats" grep -q "no trace format reads its first 1 lines.*give --format (msr, spc, blkparse, fio2, fio3, disksim)" <<<"$out"
+check "unknown format: lists the formats" grep -q "no trace format reads its 1 line (the whole file).*give --format (msr, spc, blkparse, fio2, fio3, disksim)" <<<"$out"
 
 # The scenario phase, the trace relative to the scenario file.
 cp "$traces/spc_sample.csv" "$tmp/t.csv"

@@ -134,7 +134,9 @@ TEST_CASE("timeline: a scenario gives the same results whether the pump runs ahe
   PhaseSpec wait;
   wait.name = "wait_for_the_other";
   wait.kind = PhaseKind::kIdle;
-  wait.idle_ps = 100000 * kPicosPerSec;
+  // Far longer than the first drive's run (120 simulated s), and within a phase's 1,000,000
+  // time-series rows at the scaled sample interval (20 ms: 500,000 rows).
+  wait.idle_ps = 10000 * kPicosPerSec;
   step_spec.phases.insert(step_spec.phases.begin(), wait);
 
   ScenarioRunner ahead("ahead", ahead_spec, config);

@@ -358,7 +358,9 @@ TEST_CASE("YAML syntax errors and unreadable files are config errors", "[config]
   CHECK_THAT(message, Catch::StartsWith("x.yaml:") && Catch::Contains("syntax error"));
   CHECK_THAT(message, Catch::Contains("syntax error"));
   CHECK_THROWS_WITH(load_drive_config("/nonexistent/drive.yaml"), "/nonexistent/drive.yaml: cannot open");
-  CHECK_THROWS_WITH(load_drive_config(SSDLAB_SOURCE_DIR), std::string(SSDLAB_SOURCE_DIR) + ": cannot open");
+  CHECK_THROWS_WITH(load_drive_config(SSDLAB_SOURCE_DIR),
+                    std::string(SSDLAB_SOURCE_DIR) +
+                        ": not a regular file (a directory); a drive config, scenario or fio job file must be one");
 }
 
 TEST_CASE("overrides change values before validation", "[config]") {

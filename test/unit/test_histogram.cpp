@@ -7,6 +7,7 @@
 
 #include "model/core/rng.h"
 #include "model/stats/histogram.h"
+#include "model/stats/sparse_histogram.h"
 
 using namespace ssdlab;
 
@@ -168,4 +169,41 @@ TEST_CASE("a cleared histogram keeps nothing of what it held", "[stats]") {
   sum.merge(h);
   CHECK(sum.quantile(0.0) == 300);
   CHECK(sum.quantile(1.0) == 301);
+}
+
+// Issue 23: a phase's concurrent jobs (up to 4096) keep their latencies in SparseHistograms.
+TEST_CASE("a SparseHistogram adds to a Histogram exactly what a Histogram would have recorded", "[histogram]") {
+  Histogram full, from_sparse;
+  SparseHistogram sparse;
+  std::uint64_t x = 88172645463325252ull;  // xorshift64: values over many octaves, growing both ways
+  for (int i = 0; i < 20000; ++i) {
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    const std::uint64_t v = (x >> (x % 50)) + (i % 7 == 0 ? 0 : 1000);
+    full.record(v);
+    sparse.record(v);
+  }
+  sparse.add_to(from_sparse);
+  CHECK(sparse.count() == full.count());
+  CHECK(from_sparse.count() == full.count());
+  CHECK(from_sparse.min() == full.min());
+  CHECK(from_sparse.max() == full.max());
+  CHECK(from_sparse.mean() == full.mean());
+  for (double q : {0.0, 0.01, 0.5, 0.9, 0.99, 0.999, 1.0}) CHECK(from_sparse.quantile(q) == full.quantile(q));
+  std::vector<std::uint64_t> a, b;
+  full.for_each_bucket([&a](std::uint64_t low, std::uint64_t, std::uint64_t n) { a.insert(a.end(), {low, n}); });
+  from_sparse.for_each_bucket([&b](std::uint64_t low, std::uint64_t, std::uint64_t n) { b.insert(b.end(), {low, n}); });
+  CHECK(a == b);
+  // Values within one octave hold that octave and the slack either side, not 3776 buckets.
+  SparseHistogram narrow;
+  for (std::uint64_t v = 100000; v < 200000; v += 7) narrow.record(v);
+  CHECK(narrow.buckets_held() <= 3 * 64 + 1);
+  // Adding to a histogram that holds values merges, as Histogram::merge does.
+  Histogram merged = full;
+  narrow.add_to(merged);
+  Histogram expected = full;
+  for (std::uint64_t v = 100000; v < 200000; v += 7) expected.record(v);
+  CHECK(merged.count() == expected.count());
+  CHECK(merged.quantile(0.5) == expected.quantile(0.5));
 }

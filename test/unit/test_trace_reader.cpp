@@ -257,7 +257,7 @@ TEST_CASE("A malformed line names the file and its line and quotes at most 80 ch
   // Guessed format: the sampled lines are replayed with their own numbers (line 5 here).
   std::string early = "0 0 8 8 1\n0 0 16 8 0\n1 0 24 8 1\n2 0 32 8 0\n3 0 x 8 1\n4 0 40 8 1\n";
   const std::string e = error_of(early, TraceReaderOptions{}, "d.txt");
-  CHECK_THAT(e, Catch::Contains("no trace format reads its first 6 lines"));
+  CHECK_THAT(e, Catch::Contains("no trace format reads its 6 lines (the whole file)"));
   CHECK_THAT(e, Catch::Contains("disksim: line 5: BLOCK is not a sector number"));
   // Past the guess window: line 40.
   std::string later;
@@ -296,9 +296,16 @@ TEST_CASE("A 10 MB line without a newline is an error and not an allocation", "[
 }
 
 TEST_CASE("A format that cannot be guessed names the candidates", "[trace]") {
-  const std::string none = error_of("# nothing but a comment\n", TraceReaderOptions{}, "c.txt");
-  CHECK_THAT(none, Catch::Contains("c.txt: no trace format reads its first 1 lines"));
+  // DiskSim requests, then a line no format reads (blkparse takes "1,2" for a device).
+  const std::string none = error_of("0 0 8 8 1\n1 0 16 8 1\n1,2 x\n", TraceReaderOptions{}, "c.txt");
+  CHECK_THAT(none, Catch::StartsWith("c.txt: no trace format reads its 3 lines (the whole file); msr: line 1: "));
   CHECK_THAT(none, Catch::Contains("give --format (msr, spc, blkparse, fio2, fio3, disksim)"));
+  // A file that a format reads whole without finding a request is an empty trace (issue 23);
+  // text that only blkparse skips (it skips any line that is not an event) is no trace.
+  CHECK(error_of("# nothing but a comment\n", TraceReaderOptions{}, "c.txt") == "c.txt: no request in c.txt");
+  CHECK(error_of("", TraceReaderOptions{}, "c.txt") == "c.txt: no request in c.txt");
+  CHECK_THAT(error_of("hello world\n", TraceReaderOptions{}, "c.txt"),
+             Catch::StartsWith("c.txt: no trace format reads its 1 line (the whole file); msr: line 1: "));
   TraceFormat f;
   CHECK(parse_trace_format("umass", f));
   CHECK(f == TraceFormat::kSpc);
@@ -309,4 +316,18 @@ TEST_CASE("CRLF line ends and a last line without a newline", "[trace]") {
   TraceReader reader(memory_byte_stream("0 0 8 8 1\r\n1 0 16 8 0"), "d", given(TraceFormat::kDiskSim));
   const Tally t = tally(reader);
   CHECK(t.records == 2);
+}
+
+// Issue 23: the docs said "the first 32 lines", the message "its first 24 lines" (a 24-line
+// file). The guess reads at most TraceReader::kGuessLines lines; the message says which.
+TEST_CASE("The format guess reads the first 32 lines and says so", "[trace]") {
+  STATIC_REQUIRE(TraceReader::kGuessLines == 32);
+  std::string text, short_text;
+  for (int i = 0; i < 40; ++i) text += "not a trace line " + std::to_string(i) + "\n";
+  for (int i = 0; i < 23; ++i) short_text += std::to_string(i) + " 0 8 8 1\n";
+  const std::string long_error = error_of(text, TraceReaderOptions{}, "long.txt");
+  CHECK_THAT(long_error, Catch::StartsWith("long.txt: no trace format reads its first 32 lines;"));
+  CHECK_THAT(long_error, Catch::Contains("blkparse: no request in its first 32 lines"));
+  CHECK_THAT(error_of(short_text + "1,2 x\n", TraceReaderOptions{}, "short.txt"),
+             Catch::StartsWith("short.txt: no trace format reads its 24 lines (the whole file);"));
 }

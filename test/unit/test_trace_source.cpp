@@ -4,6 +4,7 @@
 
 #include <vector>
 
+#include "host/workload/trace/replay_setup.h"
 #include "host/workload/trace/trace_source.h"
 
 using namespace ssdlab;
@@ -120,8 +121,8 @@ TEST_CASE("TraceSource lba wrap reject and scale", "[trace]") {
   CHECK_FALSE(larger.next(io));
   CHECK_THAT(larger.error(), Catch::Contains("past the drive's end"));
   o.lba = TraceLba::kWrap;
-  TraceSource clamped(text("0 0 5 1001 1\n"), o);
-  const std::vector<IoSpec> c = all(clamped);
+  TraceSource whole(text("0 0 5 1000 1\n"), o);  // the whole drive: moved back to start at 0
+  const std::vector<IoSpec> c = all(whole);
   REQUIRE(c.size() == 4);  // 1000 sectors from 0 in max-transfer pieces of 256
   CHECK(c[0].lba == 0);
   CHECK(c[3].lba + c[3].sectors == 1000);
@@ -171,4 +172,61 @@ TEST_CASE("TraceSource skips empty requests and counts them", "[trace]") {
   CHECK(all(s).size() == 1);
   CHECK(s.counts().empty == 1);
   CHECK(s.counts().records == 2);
+}
+
+// Issue 23: a request larger than the drive used to be cut to the drive's size under wrap and
+// scale, silently. Nothing can replay it: it is refused with its line, whatever the policy.
+TEST_CASE("TraceSource refuses a request larger than the drive under every lba policy", "[trace]") {
+  for (const TraceLba lba : {TraceLba::kWrap, TraceLba::kScale, TraceLba::kReject}) {
+    TraceSourceOptions o = drive(1000, 256);
+    o.lba = lba;
+    TraceSource s(text("0 0 8 8 1\n1 0 5 1001 1\n"), o);
+    IoSpec io;
+    CHECK(s.next(io));
+    CHECK_FALSE(s.next(io));
+    CHECK_THAT(s.error(), Catch::StartsWith("t.trace:2: ") && Catch::Contains("512512 bytes") &&
+                              (Catch::Contains("larger than the drive (512000 bytes)") ||
+                               Catch::Contains("past the drive's end")));
+  }
+  // The issue's MSR line: 4 EiB at offset 0.
+  TraceSourceOptions o = drive();
+  TraceSource msr(text("128166372003061629,hm,0,Write,0,4611686018427387904,100\n", TraceFormat::kMsr), o);
+  IoSpec io;
+  CHECK_FALSE(msr.next(io));
+  CHECK_THAT(msr.error(), Catch::StartsWith("t.trace:1: 4611686018427387904 bytes is larger than the drive"));
+}
+
+// Issue 23: --speed below 1 turned a long gap into an issue time past 2^64 ps (undefined
+// behaviour in the cast; the replay "finished" at once). The limit is named with the line.
+TEST_CASE("TraceSource refuses an issue time past the simulator's limit", "[trace]") {
+  TraceSourceOptions o = drive();
+  o.timing = TraceTiming::kTrace;
+  o.speed = 1e-3;
+  const std::string week = "0 0 10 8 1\n10 0 20 8 1\n604800000 0 30 8 1\n";  // DiskSim: milliseconds
+  TraceSource s(text(week), o);
+  IoSpec io;
+  REQUIRE(s.next(io));
+  REQUIRE(s.next(io));
+  CHECK(io.issue_at_ps == 10 * kPicosPerSec);  // 10 ms at a thousandth of the speed
+  CHECK_FALSE(s.next(io));
+  CHECK_THAT(s.error(), Catch::StartsWith("t.trace:3: ") && Catch::Contains("604800000 s") &&
+                            Catch::Contains("past the simulator's limit of 100 days"));
+  o.speed = 1.0;  // a week at its own speed is fine
+  TraceSource ok(text(week), o);
+  CHECK(all(ok).size() == 3);
+  CHECK(ok.error().empty());
+}
+
+TEST_CASE("A trace with no request is refused before the replay, format given or guessed", "[trace]") {
+  const std::string path = kTraces + "msr_header_only.csv";  // a header and a comment
+  ReplaySpec spec;
+  spec.trace = path;
+  spec.format = "msr";
+  CHECK_THROWS_WITH(check_replay_spec(spec), path + ": no request in " + path);
+  spec.format = "";
+  CHECK_THROWS_WITH(check_replay_spec(spec), path + ": no request in " + path);
+  spec.format = "msr";
+  spec.volumes = {"7"};  // requests, none of them on this volume
+  spec.trace = kTraces + "msr_sample.csv";
+  CHECK_THROWS_WITH(check_replay_spec(spec), Catch::Contains("no request of the selected volumes"));
 }

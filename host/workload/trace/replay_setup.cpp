@@ -1,5 +1,7 @@
 #include "host/workload/trace/replay_setup.h"
 
+#include <algorithm>
+
 #include "host/workload/trace/trace_parse.h"
 
 namespace ssdlab {
@@ -76,8 +78,19 @@ std::unique_ptr<TraceSource> make_trace_source(const ReplaySpec& spec, std::uint
 
 void check_replay_spec(const ReplaySpec& spec) {
   if (spec.trace.empty()) throw TraceError("replay: needs a trace file");
-  (void)source_options(spec, 1, 4096);
+  const TraceSourceOptions so = source_options(spec, 1, 4096);
   TraceReader reader(spec.trace, reader_options(spec));
+  // A trace without a request (of the selected volumes) would replay nothing and "succeed":
+  // read up to its first one (the whole file when there is none: bounded time, constant memory).
+  TraceRecord r;
+  std::uint64_t other = 0;
+  while (reader.next(r)) {
+    if (so.volumes.empty() || std::find(so.volumes.begin(), so.volumes.end(), r.device) != so.volumes.end()) return;
+    ++other;
+  }
+  if (other == 0) throw TraceError(spec.trace + ": no request in " + spec.trace);
+  throw TraceError(spec.trace + ": no request of the selected volumes in " + spec.trace + " (" + std::to_string(other) +
+                   " requests of other volumes)");
 }
 
 std::vector<std::pair<std::string, std::uint64_t>> trace_count_rows(const TraceSource& source) {

@@ -90,11 +90,22 @@ TraceReader::TraceReader(std::unique_ptr<ByteStream> stream, const std::string& 
   if (options.format_given) return;
   std::string_view line;
   while (m_pending.size() < kGuessLines && m_lines.next(line)) m_pending.emplace_back(line);
-  m_format = guess(m_pending, name, options.blkparse_dispatch);
+  // One line more tells whether the sample is the whole file; it is replayed after the sample.
+  const bool whole = m_pending.size() < kGuessLines || !m_lines.next(line);
+  const std::string more = whole ? std::string() : std::string(line);
+  m_format = guess(m_pending, name, options.blkparse_dispatch, whole);
+  if (!whole) m_pending.push_back(more);
 }
 
-TraceFormat TraceReader::guess(const std::deque<std::string>& sample, const std::string& name, bool blkparse_dispatch) {
+TraceFormat TraceReader::guess(const std::deque<std::string>& sample, const std::string& name, bool blkparse_dispatch,
+                               bool whole_file) {
+  const std::string lines = whole_file ? "its " + std::to_string(sample.size()) +
+                                             (sample.size() == 1 ? " line" : " lines") + " (the whole file)"
+                                       : "its first " + std::to_string(sample.size()) + " lines";
   std::string candidates, rejected;
+  // A format other than blkparse (which skips any line that is not an event, as messages and
+  // summaries) read every line and found no request: an empty trace, not an unknown format.
+  bool read_empty = false;
   TraceFormat found = TraceFormat::kMsr;
   int count = 0;
   for (const TraceFormat f : kAllFormats) {
@@ -112,14 +123,17 @@ TraceFormat TraceReader::guess(const std::deque<std::string>& sample, const std:
       }
       any = any || kind == LineKind::kRecord || kind == LineKind::kEvent;
     }
-    if (fits && !any) rejected += std::string("; ") + to_string(f) + ": no request in the first lines";
+    read_empty = read_empty || (fits && !any && f != TraceFormat::kBlkparse);
+    if (fits && !any) rejected += std::string("; ") + to_string(f) + ": no request in " + lines;
     if (!fits || !any) continue;
     candidates += std::string(candidates.empty() ? "" : ", ") + to_string(f);
     found = f;
     ++count;
   }
   if (count == 1) return found;
-  const std::string lines = "its first " + std::to_string(sample.size()) + " lines";
+  // The whole file read as a trace with no request (blank lines, comments, a header): said as
+  // such (issue 23), as when the format is given (check_replay_spec).
+  if (count == 0 && whole_file && read_empty) throw TraceError(name + ": no request in " + name);
   if (count == 0)
     throw TraceError(name + ": no trace format reads " + lines + rejected + "; give --format (" + trace_format_names() +
                      ")");

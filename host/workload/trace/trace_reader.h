@@ -38,9 +38,12 @@ class TraceReader {
   std::uint64_t records() const { return m_records; }  // returned so far
   std::uint64_t lines() const { return m_lines.line_number(); }
 
-  // The guess from sample lines: the one format whose parser takes every line and finds at
-  // least one request or event in them; TraceError listing the candidates otherwise.
-  static TraceFormat guess(const std::deque<std::string>& sample, const std::string& name, bool blkparse_dispatch);
+  // The guess from the first kGuessLines lines (`whole_file`: the file has no more): the one
+  // format whose parser takes every line and finds at least one request or event in them;
+  // TraceError listing the candidates otherwise, or "NAME: no request in NAME" when the whole
+  // file holds no request in any format.
+  static TraceFormat guess(const std::deque<std::string>& sample, const std::string& name, bool blkparse_dispatch,
+                           bool whole_file);
 
  private:
   bool next_line(std::string_view& line);

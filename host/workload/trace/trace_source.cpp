@@ -1,6 +1,7 @@
 #include "host/workload/trace/trace_source.h"
 
 #include <algorithm>
+#include <cstdio>
 
 namespace ssdlab {
 
@@ -63,6 +64,30 @@ void TraceSource::place(Lba& start, std::uint64_t sectors, const TraceRecord& r)
   if (start >= cap || sectors > cap - start) start = cap - std::min(sectors, cap);  // end at the drive's end
 }
 
+// The record's time after the first record divided by the speed; an error past the limit (a
+// long gap at a speed below 1 used to overflow the cast, undefined behaviour). Inline: on
+// every request's path of a trace-timed replay.
+inline Picos TraceSource::issue_time(const TraceRecord& r) const {
+  if (m_options.speed == 1.0) {
+    if (r.time_ps <= kMaxIssuePs) return r.time_ps;
+  } else {
+    const double at = double(r.time_ps) / m_options.speed;
+    if (at <= double(kMaxIssuePs)) return static_cast<Picos>(at);
+  }
+  issue_time_too_late(r);
+}
+
+void TraceSource::issue_time_too_late(const TraceRecord& r) const {
+  const double at = double(r.time_ps) / m_options.speed;
+  const auto seconds = [](double ps) { return std::to_string(std::uint64_t(ps / double(kPicosPerSec))) + " s"; };
+  char speed[32];
+  std::snprintf(speed, sizeof speed, "%g", m_options.speed);
+  throw TraceError(reader().name() + ":" + std::to_string(r.line) + ": " + seconds(double(r.time_ps)) +
+                   " after the first record at speed " + speed + " is " + seconds(at) +
+                   " of simulated time, past the simulator's limit of 100 days (" + seconds(double(kMaxIssuePs)) +
+                   "); raise the speed");
+}
+
 bool TraceSource::take_record() {
   TraceRecord r;
   while (m_reader->next(r)) {
@@ -72,8 +97,7 @@ bool TraceSource::take_record() {
     }
     ++m_counts.records;
     m_io = IoSpec{};
-    if (m_options.timing == TraceTiming::kTrace)
-      m_io.issue_at_ps = m_options.speed == 1.0 ? r.time_ps : static_cast<Picos>(double(r.time_ps) / m_options.speed);
+    if (m_options.timing == TraceTiming::kTrace) m_io.issue_at_ps = issue_time(r);
     if (r.op == TraceOp::kFlush) {
       ++m_counts.flushes;
       m_io.flush = true;
@@ -87,8 +111,11 @@ bool TraceSource::take_record() {
       ++m_counts.empty;
       continue;
     }
+    if (sectors > m_options.capacity_sectors && m_options.lba != TraceLba::kReject)  // reject names it below
+      throw TraceError(reader().name() + ":" + std::to_string(r.line) + ": " + std::to_string(r.bytes) +
+                       " bytes is larger than the drive (" + std::to_string(m_options.capacity_sectors * kSectorBytes) +
+                       " bytes): no offset replays it (a damaged line?)");
     place(first, sectors, r);
-    sectors = std::min(sectors, m_options.capacity_sectors - first);  // a request larger than the drive
     const std::uint64_t bytes = sectors * kSectorBytes;
     const std::uint64_t limit =
         r.op == TraceOp::kTrim ? TrimSource::kMaxSectorsPerCommand : m_options.max_transfer_sectors;

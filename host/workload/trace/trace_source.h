@@ -24,9 +24,13 @@ enum class TraceLba : std::uint8_t {
   kScale,   // offsets scaled by drive size / the trace's highest end (one extra pass to find it)
 };
 
+// The latest issue time a trace may ask for: 100 days of simulated time (under 2^63 ps, so the
+// job's start plus it fits the simulator's 64-bit picoseconds).
+constexpr Picos kMaxIssuePs = 100ull * 86400 * kPicosPerSec;
+
 struct TraceSourceOptions {
   TraceTiming timing = TraceTiming::kClosed;
-  double speed = 1.0;  // > 0; 2.0 = the trace's gaps halved
+  double speed = 1.0;  // > 0; 2.0 = the trace's gaps halved (issue times past kMaxIssuePs: an error)
   TraceLba lba = TraceLba::kWrap;
   std::vector<std::uint64_t> volumes;      // devices to replay (TraceRecord::device); empty = all
   std::uint64_t capacity_sectors = 0;      // the drive's user sectors (> 0)
@@ -68,6 +72,8 @@ class TraceSource : public IoSource {
  private:
   bool next_command(IoSpec& io);
   bool take_record();  // the next selected record into m_io/m_left; false at the end
+  Picos issue_time(const TraceRecord& r) const;
+  [[noreturn]] __attribute__((noinline)) void issue_time_too_late(const TraceRecord& r) const;
   bool selected(std::uint64_t device) const;
   void place(Lba& start, std::uint64_t sectors, const TraceRecord& r);
 
