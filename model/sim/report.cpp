@@ -197,8 +197,9 @@ std::string latency_histograms_csv(const std::vector<PhaseResult>& results) {
     const std::unique_ptr<Histogram> all = r.io.latency();
     const std::pair<const char*, const Histogram*> dirs[] = {
         {"read", &r.io.read_latency_ps}, {"write", &r.io.write_latency_ps}, {"all", all.get()}};
-    for (const auto& [dir, h] : dirs) {
-      h->for_each_bucket([&](std::uint64_t low, std::uint64_t width, std::uint64_t count) {
+    for (const auto& entry : dirs) {  // not a structured binding: C++17 lambdas cannot capture one (clang)
+      const char* dir = entry.first;
+      entry.second->for_each_bucket([&](std::uint64_t low, std::uint64_t width, std::uint64_t count) {
         std::snprintf(line, sizeof line, ",%s,%.6f,%.6f,%llu\n", dir, us(double(low)), us(double(low) + double(width)),
                       static_cast<unsigned long long>(count));
         out << name << line;

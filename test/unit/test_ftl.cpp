@@ -141,6 +141,7 @@ TEST_CASE("GC copies go to the victim's die and never lose data", "[ftl][gc]") {
   FtlDriver driver(ftl);
   fill_sequentially(ftl, driver);
   Rng rng(3);
+  const std::uint64_t pages_before = ftl.stats().pages_programmed;
   std::uint64_t reads = 0, programs = 0, erases = 0;
   for (int i = 0; i < 20000; ++i) {
     driver.write(static_cast<Lpn>(rng.below(ftl.user_units())));
@@ -154,6 +155,7 @@ TEST_CASE("GC copies go to the victim's die and never lose data", "[ftl][gc]") {
   const FtlStats& s = ftl.stats();
   CHECK(reads == s.gc_units_copied);  // one unit per page here: a read per copied unit
   CHECK(erases == s.gc_erases);
+  CHECK(programs == s.pages_programmed - pages_before);  // every program the FTL counts was issued
   CHECK(ftl.check_invariants().empty());
   for (Lpn lpn = 0; lpn < ftl.user_units(); ++lpn) REQUIRE(ftl.lookup(lpn) != kUnmapped);
 }
