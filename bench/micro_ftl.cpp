@@ -14,10 +14,10 @@
 #include <tuple>
 #include <vector>
 
+#include "base/config/config.h"
+#include "base/core/rng.h"
 #include "bench/bench_support.h"
 #include "controller/ftl/ftl.h"
-#include "model/config/config.h"
-#include "model/core/rng.h"
 
 namespace ssdlab::bench {
 namespace {

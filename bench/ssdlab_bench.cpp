@@ -33,13 +33,13 @@
 #include <string>
 #include <vector>
 
+#include "app/run/scenario_runner.h"
+#include "base/config/config_loader.h"
+#include "base/core/rng.h"
+#include "base/time/timeline.h"
 #include "bench/bench_support.h"
 #include "bench/bench_table.h"
 #include "controller/ftl/precondition.h"
-#include "model/config/config_loader.h"
-#include "model/core/rng.h"
-#include "model/sim/scenario_runner.h"
-#include "model/time/timeline.h"
 
 #ifndef SSDLAB_BENCH_DRIVES
 #define SSDLAB_BENCH_DRIVES "bench/drives"

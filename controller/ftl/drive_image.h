@@ -1,6 +1,6 @@
 // The drive image of `ssdlab serve --image FILE`: the data in the flash array and the FTL
 // state, so that an aged drive can be stopped and served again. Plain C++ (the FTL and its page
-// store; host/nbd/serve_image.h takes them from a DeviceController). Saved only when the drive is
+// store; model/drive_images.h takes them from a DeviceController). Saved only when the drive is
 // drained (nothing in the write buffer), written crash-safe (FILE.tmp.PID, fsync, rename, fsync
 // of the directory); temporaries that killed savers left behind are removed on load and save.
 //
@@ -24,9 +24,9 @@
 #include <string>
 #include <vector>
 
+#include "base/config/config.h"
 #include "controller/ftl/ftl.h"
 #include "controller/ftl/page_store.h"
-#include "model/config/config.h"
 
 namespace ssdlab {
 

@@ -2,7 +2,7 @@
 
 #include "controller/sched/op_ticket.h"
 
-#include "model/core/huge_pages.h"
+#include "base/core/huge_pages.h"
 
 #include <algorithm>
 #include <sstream>

@@ -11,13 +11,13 @@
 #include <string>
 #include <vector>
 
+#include "base/config/config.h"
+#include "base/config/geometry.h"
+#include "base/core/nand_op.h"
 #include "controller/ftl/hybrid/hybrid_map.h"
 #include "controller/ftl/p2l_table.h"
 #include "controller/ftl/read_plan.h"
 #include "controller/gc/garbage_collector.h"
-#include "model/config/config.h"
-#include "model/config/geometry.h"
-#include "model/core/nand_op.h"
 
 namespace ssdlab {
 

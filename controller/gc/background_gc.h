@@ -6,9 +6,9 @@
 
 #include <cstdint>
 
+#include "base/config/config.h"
+#include "base/core/types.h"
 #include "controller/ftl/ftl.h"
-#include "model/config/config.h"
-#include "model/core/types.h"
 
 namespace ssdlab {
 

@@ -25,11 +25,11 @@
 #include <cstdint>
 #include <vector>
 
+#include "base/config/config.h"
+#include "base/config/geometry.h"
+#include "base/core/nand_op.h"
+#include "base/core/types.h"
 #include "controller/gc/victim_policy.h"
-#include "model/config/config.h"
-#include "model/config/geometry.h"
-#include "model/core/nand_op.h"
-#include "model/core/types.h"
 
 namespace ssdlab {
 

@@ -13,6 +13,9 @@
 #include <memory>
 #include <vector>
 
+#include "base/config/config.h"
+#include "base/core/probe.h"
+#include "base/time/timeline.h"
 #include "controller/controller_stats.h"
 #include "controller/ftl/buffer_manager.h"
 #include "controller/ftl/data_store.h"
@@ -30,9 +33,6 @@
 #include "controller/sched/op_ticket.h"
 #include "controller/sched/read_spread.h"
 #include "controller/sched/relocation_gate.h"
-#include "model/config/config.h"
-#include "model/core/probe.h"
-#include "model/time/timeline.h"
 #include "nand/flash_if.h"
 
 namespace ssdlab {
@@ -52,7 +52,7 @@ class DeviceController : public sc_core::sc_module,
 
   void receive_from_host(const Fis& fis) override;
   void flash_done(const NandOp& op) override;
-  // Instruments (model/core/probe.h): firmware CPU slices and completed flash ops with the
+  // Instruments (base/core/probe.h): firmware CPU slices and completed flash ops with the
   // commands they served. Null: none.
   void set_probe(Probe* probe) {
     m_probe = probe;

@@ -13,9 +13,9 @@
 #include <string>
 #include <vector>
 
+#include "base/core/rng.h"
 #include "data_host.h"
-#include "host/nbd/serve_image.h"
-#include "model/core/rng.h"
+#include "model/drive_images.h"
 #include "timing_support.h"
 
 using namespace ssdlab;

@@ -2,9 +2,9 @@
 #include <algorithm>
 #include <sstream>
 
+#include "base/stats/stats_tree.h"
 #include "controller/ftl/ftl.h"
 #include "controller/ftl/hybrid/hybrid_map.h"
-#include "model/stats/stats_tree.h"
 
 namespace ssdlab {
 

@@ -33,10 +33,10 @@
 #include <string>
 #include <vector>
 
-#include "model/config/config.h"
-#include "model/config/geometry.h"
-#include "model/core/nand_op.h"
-#include "model/core/types.h"
+#include "base/config/config.h"
+#include "base/config/geometry.h"
+#include "base/core/nand_op.h"
+#include "base/core/types.h"
 
 namespace ssdlab {
 

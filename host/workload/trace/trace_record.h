@@ -5,7 +5,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "model/core/types.h"
+#include "base/core/types.h"
 
 namespace ssdlab {
 
