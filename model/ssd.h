@@ -1,5 +1,8 @@
-// The whole drive plus its host port: flash array, controller, SATA link and AHCI HBA,
-// bound together. The host side (a HostDriver or the NBD front end) binds hba.completion.
+// The assembled drive, what a SystemC platform embeds: flash array, controller, SATA link and
+// AHCI HBA, bound together. The host side binds hba.completion: a HostDriver (`ssdlab run`),
+// the host port of byte-addressed requests (model/host_port.h: the TLM target, the NBD bridge)
+// or a test's own. control() is the drive's control face (drain, hold background work, secure
+// erase, precondition, images, the mapping changed untimed: controller/sc/drive_control.h).
 // `stats` is the drive's statistics tree (base/stats/stats_tree.h): every part registers its
 // statistics under "drive" here; the host side may add groups of its own before the first
 // snapshot.
@@ -20,6 +23,8 @@
 namespace ssdlab {
 
 class Ssd : public sc_core::sc_module {
+  DriveConfig m_config;  // first: the parts below are built from it
+
  public:
   Timeline timeline;  // first: the modules below schedule on it
   FlashArray flash;
@@ -43,9 +48,14 @@ class Ssd : public sc_core::sc_module {
   // The fanout when an instrument is attached, else null (for the host side's own hook).
   Probe* probe() { return probes.empty() ? nullptr : &probes; }
 
+  DriveControl& control() { return controller.control(); }
+  const DriveControl& control() const { return controller.control(); }
+  const DriveConfig& config() const { return m_config; }
+
   // `keep_data`: carry real bytes through buffer and flash (the NBD server does).
   Ssd(sc_core::sc_module_name name, const DriveConfig& config, bool keep_data = false)
       : sc_core::sc_module(name),
+        m_config(config),
         timeline("timeline"),
         flash("nand", config.nand, timeline),
         controller("controller", config, timeline, keep_data),

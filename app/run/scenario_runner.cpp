@@ -102,11 +102,6 @@ void ScenarioRunner::run_job_phase(const PhaseSpec& phase, std::size_t index, Ph
   for (const JobResult& j : r.jobs) r.tally.add(j.tally);
 }
 
-void ScenarioRunner::wait_quiescent() {
-  ssd.controller.hold_background();
-  while (!ssd.controller.quiescent()) sc_core::wait(ssd.controller.quiescent_event());
-}
-
 namespace {
 
 const char* kind_name(PhaseKind kind) {
@@ -149,16 +144,11 @@ std::vector<std::pair<Lba, std::uint64_t>> ScenarioRunner::trim_ranges(const Tri
   return {};
 }
 
-void ScenarioRunner::drain() {
-  ssd.controller.request_drain();
-  while (!ssd.controller.drained()) sc_core::wait(ssd.controller.quiescent_event());
-}
-
 void ScenarioRunner::run_host_work() {
   while (driver.running()) sc_core::wait(driver.done_event());
   // The host is idle now: let the drive put its buffer on flash, so that the phase's
   // flash work (WAF, GC) is all counted here. Throughput is over the I/O window only.
-  drain();
+  ssd.control().drain();
 }
 
 void ScenarioRunner::run_phase(const PhaseSpec& phase, std::size_t index) {
@@ -175,13 +165,13 @@ void ScenarioRunner::run_phase(const PhaseSpec& phase, std::size_t index) {
   const std::uint64_t capacity = ssd.controller.user_sectors() * kSectorBytes;
   PhaseMeter meter;
   if (phase.kind == PhaseKind::kSecureErase || phase.kind == PhaseKind::kPrecondition) {
-    drain();
-    wait_quiescent();
+    ssd.control().drain();
+    ssd.control().quiesce();
   }
   meter.begin(ssd);
   switch (phase.kind) {
     case PhaseKind::kSecureErase:
-      ssd.controller.secure_erase();
+      ssd.control().secure_erase();
       break;
     case PhaseKind::kMark:
       driver.mark(capacity);
@@ -191,7 +181,7 @@ void ScenarioRunner::run_phase(const PhaseSpec& phase, std::size_t index) {
       spec.fill_percent = phase.precondition.fill_percent;
       spec.random_percent = phase.precondition.random_percent;
       spec.seed = phase.precondition.seed_set ? phase.precondition.seed : m_scenario.seed * 1000003ULL + index;
-      ssd.controller.precondition(spec);
+      ssd.control().precondition(spec);
       break;
     }
     case PhaseKind::kIdle:

@@ -51,8 +51,6 @@ class ScenarioRunner : public sc_core::sc_module {
   void run();
   void run_phase(const PhaseSpec& phase, std::size_t index);
   void run_job_phase(const PhaseSpec& phase, std::size_t index, PhaseResult& r);
-  void wait_quiescent();
-  void drain();  // the buffer onto flash (the host is idle)
   void run_host_work();
   void run_replay(const ReplaySpec& spec, std::uint64_t capacity_bytes, PhaseResult& r);  // replay_phase.cpp
   std::vector<std::pair<Lba, std::uint64_t>> trim_ranges(const TrimSpec& trim) const;

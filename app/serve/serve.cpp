@@ -21,7 +21,6 @@
 #include "base/config/config_loader.h"
 #include "base/core/units.h"
 #include "base/time/timeline.h"
-#include "model/drive_images.h"
 
 namespace ssdlab {
 
@@ -127,7 +126,7 @@ struct Session {
     const auto t0 = WallClock::now();
     bool ok = true;
     try {
-      const ImageInfo info = save_image(options.image_path, config, ssd.controller);
+      const ImageInfo info = ssd.control().save_image(options.image_path);
       const double ms = std::chrono::duration<double, std::milli>(WallClock::now() - t0).count();
       std::printf("image %s saved: %llu blocks of data, %.1f MiB, %.0f ms\n", options.image_path.c_str(),
                   static_cast<unsigned long long>(info.data_blocks), double(info.file_bytes) / double(1 << 20), ms);
@@ -259,8 +258,7 @@ int run_serve(const ServeOptions& options) {
   hooks.sim_time_of = [&pacer](WallClock::time_point t) { return pacer.sim_time_of(t); };
   hooks.save_image = [&session] { return session.save(); };
   hooks.stats = [&session] { session.stats(); };
-  ServeBridge bridge("serve", ssd.hba, ssd.controller, config, !options.image_path.empty(), hooks);
-  ssd.hba.completion(bridge);
+  ServeBridge bridge("serve", ssd, !options.image_path.empty(), hooks);
   session.bridge = &bridge;
   bridge.register_stats(ssd.stats.group("nbd"));
 
@@ -270,7 +268,7 @@ int run_serve(const ServeOptions& options) {
     if (std::filesystem::exists(options.image_path)) {
       ImageInfo info;
       try {
-        info = load_image(options.image_path, config, ssd.controller, &g_early_stop);
+        info = ssd.control().load_image(options.image_path, &g_early_stop);
       } catch (const ImageLoadInterrupted&) {
         return stopped_before_serving(options, "during the image restore");
       }

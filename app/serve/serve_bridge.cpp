@@ -4,7 +4,6 @@
 #include <thread>
 
 #include "base/time/timeline.h"
-#include "host/io_record.h"
 
 namespace ssdlab {
 
@@ -53,13 +52,11 @@ void Inbox::update() {
 
 // ---- bridge --------------------------------------------------------------------------------
 
-ServeBridge::ServeBridge(sc_core::sc_module_name name, AhciHba& hba, DeviceController& controller,
-                         const DriveConfig& config, bool has_image, ServeHooks hooks)
+ServeBridge::ServeBridge(sc_core::sc_module_name name, Ssd& ssd, bool has_image, ServeHooks hooks)
     : sc_core::sc_module(name),
       inbox("inbox"),
-      m_hba(hba),
-      m_controller(controller),
-      m_max_transfer(config.controller.max_transfer_bytes / kSectorBytes * kSectorBytes),
+      m_control(ssd.control()),
+      m_port(ssd, *this),
       m_has_image(has_image),
       m_hooks(std::move(hooks)) {
   SC_METHOD(on_arrived);
@@ -69,7 +66,7 @@ ServeBridge::ServeBridge(sc_core::sc_module_name name, AhciHba& hba, DeviceContr
   sensitive << m_release_event;
   dont_initialize();
   SC_METHOD(on_drive_event);
-  sensitive << controller.quiescent_event();
+  sensitive << m_control.state_event();
   dont_initialize();
 }
 
@@ -131,99 +128,43 @@ void ServeBridge::admit(nbd::IoPtr io) {
   }
 }
 
-void ServeBridge::add_part(std::uint32_t slot, AtaCommand command, Lba lba, std::uint32_t sectors, std::uint8_t* data,
-                           bool fua) {
-  std::uint32_t id;
-  if (m_free_requests.empty()) {
-    id = static_cast<std::uint32_t>(m_requests.size());
-    m_requests.push_back(std::make_unique<IoRequest>());
-    m_request_owner.push_back(0);
-  } else {
-    id = m_free_requests.back();
-    m_free_requests.pop_back();
-  }
-  IoRequest& r = *m_requests[id];
-  r = IoRequest{};
-  r.id = id;
-  r.command = command;
-  r.lba = lba;
-  r.sectors = sectors;
-  r.data = data;
-  r.fua = fua;
-  r.issued_ps = now_picos();
-  r.seq = ++m_seq;
-  m_request_owner[id] = slot;
-  ++m_active[slot].parts;
-  if (!m_any_transfer && (command == AtaCommand::kReadFpdma || command == AtaCommand::kWriteFpdma)) {
-    m_any_transfer = true;
-    m_io.first_issue_ps = r.issued_ps;
-  }
-  m_hba.submit(&r);
-}
-
 void ServeBridge::start(nbd::IoPtr io) {
-  std::uint32_t slot;
-  if (m_free_active.empty()) {
-    slot = static_cast<std::uint32_t>(m_active.size());
-    m_active.emplace_back();
-  } else {
-    slot = m_free_active.back();
-    m_free_active.pop_back();
-  }
-  Active& a = m_active[slot];
-  a.io = io;
-  a.parts = 0;
-  a.error = false;
+  const std::uint32_t slot = m_active.acquire();
   nbd::Transfer& t = *io->transfer;  // the NBD request this piece belongs to
   if (!t.backend_started) {
     t.backend_started = true;
     t.backend_start = now_picos();
   }
-  ++m_in_flight;
-  const Lba lba = io->offset / kSectorBytes;
+  PortRequest r;
+  r.offset = io->offset;
+  r.length = io->length;
+  r.fua = io->fua;
   switch (io->kind) {
     case nbd::IoKind::kRead:
-    case nbd::IoKind::kWrite: {
-      // Larger than one ATA command can carry: split, each part DMAs its slice of the buffer.
-      const bool write = io->kind == nbd::IoKind::kWrite;
-      m_dirty |= write;
-      for (std::uint64_t done = 0; done < io->length;) {
-        const std::uint64_t bytes = std::min<std::uint64_t>(m_max_transfer, io->length - done);
-        add_part(slot, write ? AtaCommand::kWriteFpdma : AtaCommand::kReadFpdma, lba + done / kSectorBytes,
-                 static_cast<std::uint32_t>(bytes / kSectorBytes), io->data.data() + done, write && io->fua);
-        done += bytes;
-      }
+      r.op = PortOp::kRead;
+      r.data = io->data.data();
       break;
-    }
-    case nbd::IoKind::kTrim:
+    case nbd::IoKind::kWrite:
+      r.op = PortOp::kWrite;
+      r.data = io->data.data();
       m_dirty = true;
-      // One DATA SET MANAGEMENT command (an NBD length always fits); FUA adds FLUSH CACHE.
-      add_part(slot, AtaCommand::kDataSetManagement, lba, io->length / kSectorBytes, nullptr, false);
-      if (io->fua) add_part(slot, AtaCommand::kFlushCache, 0, 0, nullptr, false);
+      break;
+    case nbd::IoKind::kTrim:
+      r.op = PortOp::kTrim;  // one DATA SET MANAGEMENT command; FUA adds FLUSH CACHE
+      m_dirty = true;
       break;
     case nbd::IoKind::kFlush:
-      add_part(slot, AtaCommand::kFlushCache, 0, 0, nullptr, false);
+      r.op = PortOp::kFlush;
       break;
   }
+  m_active[slot] = std::move(io);
+  m_port.submit(r, slot);
 }
 
-void ServeBridge::io_done(IoRequest* r) {
-  const std::uint32_t slot = m_request_owner[r->id];
-  Active& a = m_active[slot];
-  a.error |= r->error;
-  // ATA-level statistics exactly as `ssdlab run` records them (FLUSH CACHE, which scenarios
-  // never issue, is not among them).
-  if (r->command != AtaCommand::kFlushCache) record_completion(m_io, *r, m_last_completed_seq);
-  m_free_requests.push_back(r->id);
-  if (--a.parts == 0) finish(slot);
-}
-
-void ServeBridge::finish(std::uint32_t slot) {
-  Active& a = m_active[slot];
-  nbd::IoPtr io = std::move(a.io);
-  const bool error = a.error;
-  m_free_active.push_back(slot);
-  --m_in_flight;
+void ServeBridge::port_done(std::uint64_t token, bool error) {
+  const auto slot = static_cast<std::uint32_t>(token);
+  nbd::IoPtr io = std::move(m_active[slot]);
+  m_active.release(slot);
   if (io->kind == nbd::IoKind::kFlush && !error && m_has_image && m_dirty) {
     // The write cache is on flash; the reply waits until the image file holds it too.
     m_flush_waiters.push_back(std::move(io));
@@ -266,14 +207,14 @@ void ServeBridge::begin_quiesce() {
 void ServeBridge::on_drive_event() { check_quiesce(); }
 
 void ServeBridge::check_quiesce() {
-  if (!m_quiescing || m_in_flight > 0) return;
+  if (!m_quiescing || m_active.in_use() > 0) return;
   if (!m_drain_requested) {
     // Everything acknowledged goes to flash; idle-time GC waits.
     m_drain_requested = true;
-    m_controller.hold_background();
-    m_controller.request_drain();
+    m_control.hold_background();
+    m_control.request_drain();
   }
-  if (!m_controller.drained()) return;  // quiescent_event brings us back
+  if (!m_control.drained()) return;  // state_event brings us back
   bool saved = true;
   if (m_has_image && m_dirty) {
     saved = m_hooks.save_image();

@@ -1,6 +1,7 @@
 // `ssdlab serve`, simulation side: the inbox through which NBD requests enter the SystemC
-// kernel, and the module that turns each request into ATA commands on the modelled AHCI
-// port, collects their completions, stops the world for image saves and keeps statistics.
+// kernel, and the module that hands each request to the drive's host port (model/host_port.h:
+// ATA commands on the modelled AHCI port), answers it when its commands complete, stops the
+// world for image saves through the drive's control face and keeps statistics.
 #pragma once
 
 #include <array>
@@ -13,12 +14,13 @@
 #include <mutex>
 #include <vector>
 
+#include "base/core/slot_pool.h"
 #include "base/stats/histogram.h"
 #include "base/stats/io_stats.h"
 #include "base/stats/stats_tree.h"
-#include "controller/sc/device_controller.h"
 #include "host/nbd/nbd_server.h"
-#include "host/sata/ahci_hba.h"
+#include "model/host_port.h"
+#include "model/ssd.h"
 
 namespace ssdlab {
 
@@ -82,35 +84,27 @@ struct ServeHooks {
   std::function<void()> stats;                              // print and write statistics
 };
 
-class ServeBridge : public sc_core::sc_module, public IoCompletionIf {
+class ServeBridge : public sc_core::sc_module, private PortClient {
  public:
   Inbox inbox;
 
   SC_HAS_PROCESS(ServeBridge);
-  // `has_image`: FLUSH and shutdown save an image through hooks.save_image.
-  ServeBridge(sc_core::sc_module_name name, AhciHba& hba, DeviceController& controller, const DriveConfig& config,
-              bool has_image, ServeHooks hooks);
-
-  void io_done(IoRequest* request) override;
+  // Takes the drive's host port. `has_image`: FLUSH and shutdown save an image through
+  // hooks.save_image.
+  ServeBridge(sc_core::sc_module_name name, Ssd& ssd, bool has_image, ServeHooks hooks);
 
   // Shut down: every request answered, drive drained, image saved, statistics written.
   bool finished() const { return m_finished; }
   // The image save at shutdown failed: the file holds the drive as it was last saved.
   bool shutdown_save_failed() const { return m_shutdown_save_failed; }
   // Requests in the drive or waiting for their arrival time.
-  bool busy() const { return m_in_flight > 0 || !m_release.empty(); }
-  const IoStats& io_stats() const { return m_io; }  // per ATA command, as `ssdlab run` counts
+  bool busy() const { return m_active.in_use() > 0 || !m_release.empty(); }
+  const IoStats& io_stats() const { return m_port.io_stats(); }  // per ATA command, as `ssdlab run` counts
   const NbdStats& nbd_stats() const { return m_nbd; }
   // NBD requests, bytes and errors per request kind, image saves.
   void register_stats(const StatGroup& nbd) const;
 
  private:
-  struct Active {
-    nbd::IoPtr io;
-    std::uint32_t parts = 0;
-    bool error = false;
-  };
-
   void on_arrived();
   void on_release();
   void on_drive_event();
@@ -118,29 +112,20 @@ class ServeBridge : public sc_core::sc_module, public IoCompletionIf {
   void handle(InboxItem& item);
   void admit(nbd::IoPtr io);
   void start(nbd::IoPtr io);
-  void add_part(std::uint32_t slot, AtaCommand command, Lba lba, std::uint32_t sectors, std::uint8_t* data, bool fua);
-  void finish(std::uint32_t slot);
+  void port_done(std::uint64_t slot, bool error) override;
   void reply(const nbd::IoPtr& io, std::uint32_t error);
   void begin_quiesce();
   void check_quiesce();
 
-  AhciHba& m_hba;
-  DeviceController& m_controller;
-  std::uint64_t m_max_transfer;
+  DriveControl& m_control;
+  HostPort m_port;
   bool m_has_image;
   ServeHooks m_hooks;
   // Requests waiting for their arrival time (realtime pacing), in arrival order.
   std::deque<std::pair<Picos, InboxItem>> m_release;
   sc_core::sc_event m_release_event;
-  // Requests in the drive and the ATA commands they became.
-  std::vector<Active> m_active;
-  std::vector<std::uint32_t> m_free_active;
-  std::vector<std::unique_ptr<IoRequest>> m_requests;
-  std::vector<std::uint32_t> m_request_owner;
-  std::vector<std::uint32_t> m_free_requests;
-  std::uint32_t m_in_flight = 0;  // NBD requests started, not finished
-  std::uint64_t m_seq = 0, m_last_completed_seq = 0;
-  bool m_any_transfer = false;  // a READ/WRITE was issued: IoStats' window has begun
+  // Requests in the drive (the host port's token is the slot).
+  SlotPool<nbd::IoPtr> m_active;
   // Stopping the world: FLUSH with an image, and shutdown.
   bool m_dirty = false;      // written or trimmed since the last image save
   bool m_quiescing = false;  // new requests are held
@@ -150,7 +135,6 @@ class ServeBridge : public sc_core::sc_module, public IoCompletionIf {
   bool m_shutdown_save_failed = false;
   std::vector<nbd::IoPtr> m_held;
   std::vector<nbd::IoPtr> m_flush_waiters;  // FLUSHes answered once the image is on disk
-  IoStats m_io;
   NbdStats m_nbd;
 };
 

@@ -16,9 +16,9 @@
 #include <vector>
 
 #include "base/core/rng.h"
+#include "controller/ftl/drive_image.h"
 #include "controller/ftl/ftl.h"
 #include "controller/ftl/page_store.h"
-#include "model/drive_images.h"
 #include "test/unit/image_test_support.h"
 #include "test/unit/test_support.h"
 
