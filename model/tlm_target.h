@@ -22,11 +22,11 @@
 // only on a drive built with keep_data; DMI and debug transport are not offered.
 #pragma once
 
+#include <tlm_utils/peq_with_get.h>
+#include <tlm_utils/simple_target_socket.h>
 #include <cstdint>
 #include <deque>
 #include <tlm>
-#include <tlm_utils/peq_with_get.h>
-#include <tlm_utils/simple_target_socket.h>
 
 #include "base/core/slot_pool.h"
 #include "model/host_port.h"

@@ -4,10 +4,10 @@
 // TRIM and FLUSH arrive through the extension, and bad payloads get the base protocol's errors.
 #include <catch2/catch.hpp>
 
+#include <tlm_utils/simple_initiator_socket.h>
 #include <cstring>
 #include <functional>
 #include <memory>
-#include <tlm_utils/simple_initiator_socket.h>
 #include <vector>
 
 #include "base/stats/histogram.h"
@@ -46,7 +46,8 @@ struct Platform : sc_core::sc_module {
   tlm::tlm_command at_command = tlm::TLM_WRITE_COMMAND;
   std::uint32_t at_in_flight = 0;
 
-  Platform(sc_core::sc_module_name n, const DriveConfig& config, std::function<void(Platform&)> f, bool keep_data = false)
+  Platform(sc_core::sc_module_name n, const DriveConfig& config, std::function<void(Platform&)> f,
+           bool keep_data = false)
       : sc_module(n), ssd("ssd", config, keep_data), target("tlm", ssd), socket("socket"), script(std::move(f)) {
     socket.bind(target.socket);
     socket.register_nb_transport_bw(this, &Platform::nb_transport_bw);
@@ -132,11 +133,10 @@ struct Platform : sc_core::sc_module {
 // The same pattern through `ssdlab run`'s path: a write pass and a read pass, each drained.
 ScenarioRunner& reference(std::uint32_t depth) {
   static std::unique_ptr<ScenarioRunner> runner;
-  runner = std::make_unique<ScenarioRunner>(
-      "reference",
-      scenario({job_phase("write", RwMode::kWrite, kBs, depth, bytes(kBytes)),
-                job_phase("read", RwMode::kRead, kBs, depth, bytes(kBytes))}),
-      tlm_drive());
+  runner = std::make_unique<ScenarioRunner>("reference",
+                                            scenario({job_phase("write", RwMode::kWrite, kBs, depth, bytes(kBytes)),
+                                                      job_phase("read", RwMode::kRead, kBs, depth, bytes(kBytes))}),
+                                            tlm_drive());
   return *runner;
 }
 
