@@ -1,5 +1,6 @@
 // Names of config enums and resolution of scenario amounts.
 #include "base/config/config.h"
+#include "base/config/gc_policy_names.h"
 
 #include <cmath>
 #include <limits>
@@ -20,21 +21,7 @@ const char* to_string(CellType cell) {
   return "?";
 }
 
-const char* to_string(GcPolicyKind policy) {
-  switch (policy) {
-    case GcPolicyKind::kGreedy:
-      return "greedy";
-    case GcPolicyKind::kCostBenefit:
-      return "cost_benefit";
-    case GcPolicyKind::kFifo:
-      return "fifo";
-    case GcPolicyKind::kRandom:
-      return "random";
-    case GcPolicyKind::kDChoice:
-      return "d_choice";
-  }
-  return "?";
-}
+const char* to_string(GcPolicyKind policy) { return kGcPolicyNames[static_cast<std::size_t>(policy)]; }
 
 const char* to_string(HybridScheme scheme) { return scheme == HybridScheme::kBast ? "bast" : "fast"; }
 

@@ -1,6 +1,8 @@
 // The drive config keys: one entry each, bound to the DriveConfig member it fills.
+#include <iterator>
 #include <limits>
 
+#include "base/config/gc_policy_names.h"
 #include "base/config/params.h"
 
 namespace ssdlab {
@@ -188,7 +190,7 @@ void add_gc_and_host(ParamTable& t) {
   t.push_back(make_param("controller.gc", K::kSection).desc_is("garbage collection"));
   t.push_back(make_param("controller.gc.policy", K::kChoice)
                   .def("greedy")
-                  .pick({"greedy", "cost_benefit", "fifo", "random", "d_choice"})
+                  .pick({std::begin(kGcPolicyNames), std::end(kGcPolicyNames)})
                   .choice([](DriveConfig& c, std::size_t i) { c.controller.gc.policy = static_cast<GcPolicyKind>(i); },
                           [](const DriveConfig& c) { return static_cast<std::size_t>(c.controller.gc.policy); })
                   .desc_is("victim selection: fewest valid pages, cost-benefit (age), oldest block, a random block "

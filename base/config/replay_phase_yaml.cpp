@@ -1,7 +1,10 @@
 #include "base/config/replay_phase_yaml.h"
 
 #include <filesystem>
+#include <iterator>
 #include <limits>
+
+#include "base/config/trace_format_names.h"
 
 namespace ssdlab {
 
@@ -16,7 +19,7 @@ void add_replay_params(ParamTable& t) {
                   .required()
                   .not_empty());
   t.push_back(make_param(r + "format", K::kChoice, "", "trace format")
-                  .pick({"msr", "spc", "blkparse", "fio2", "fio3", "disksim"})
+                  .pick({std::begin(kTraceFormatNames), std::end(kTraceFormatNames)})
                   .derived("guessed from the first lines"));
   t.push_back(
       make_param(r + "events", K::kChoice, "", "blkparse: queued (Q) or issued (D) events").pick({"Q", "D"}).def("Q"));
@@ -53,6 +56,13 @@ std::string choice(const YamlSource& src, const YAML::Node& node, const std::str
   src.fail(node, path, "expected one of " + list + ", got '" + v + "'" + did_you_mean(v, allowed));
 }
 
+// The formats a scenario may name: every reader's name, then the aliases.
+std::vector<std::string> trace_format_choices() {
+  std::vector<std::string> out(std::begin(kTraceFormatNames), std::end(kTraceFormatNames));
+  for (const TraceFormatAlias& a : kTraceFormatAliases) out.emplace_back(a.alias);
+  return out;
+}
+
 }  // namespace
 
 ReplaySpec parse_replay_phase(const config_detail::YamlSource& src, const YAML::Node& node, const std::string& path,
@@ -70,9 +80,7 @@ ReplaySpec parse_replay_phase(const config_detail::YamlSource& src, const YAML::
   }
   check_map(src, node, path, param_children(scenario_params(), "phases[].replay"));
   s.trace = resolve(get_string(src, require(src, node, path, "trace"), key("trace")));
-  if (node["format"])
-    s.format = choice(src, node["format"], key("format"),
-                      {"msr", "spc", "umass", "blkparse", "fio2", "fio3", "iolog2", "iolog3", "disksim"});
+  if (node["format"]) s.format = choice(src, node["format"], key("format"), trace_format_choices());
   if (node["events"]) s.events = choice(src, node["events"], key("events"), {"Q", "D"});
   if (node["timing"]) s.timing = choice(src, node["timing"], key("timing"), {"closed", "trace"});
   if (node["lba"]) s.lba = choice(src, node["lba"], key("lba"), {"wrap", "reject", "scale"});
