@@ -16,9 +16,9 @@
 #include <string>
 #include <vector>
 
+#include "base/core/rng.h"
 #include "controller/ftl/ftl.h"
 #include "controller/ftl/precondition.h"
-#include "model/core/rng.h"
 
 namespace ssdlab::bench {
 

@@ -13,10 +13,10 @@
 #include <cstdlib>
 #include <vector>
 
+#include "base/config/config.h"
+#include "base/core/rng.h"
 #include "bench/bench_support.h"
 #include "controller/ftl/ftl.h"
-#include "model/config/config.h"
-#include "model/core/rng.h"
 
 using namespace ssdlab;
 

@@ -14,10 +14,10 @@
 #include <tuple>
 #include <vector>
 
+#include "base/config/config.h"
+#include "base/core/rng.h"
 #include "bench/bench_support.h"
 #include "controller/ftl/ftl.h"
-#include "model/config/config.h"
-#include "model/core/rng.h"
 
 namespace ssdlab::bench {
 namespace {
@@ -48,7 +48,7 @@ DriveConfig micro_drive(std::uint32_t blocks, GcPolicyKind policy) {
 GcPolicyKind policy_arg(std::int64_t a) {
   return a == 0 ? GcPolicyKind::kGreedy : a == 1 ? GcPolicyKind::kCostBenefit : GcPolicyKind::kFifo;
 }
-const char* policy_label(std::int64_t a) { return a == 0 ? "greedy" : a == 1 ? "cost_benefit" : "fifo"; }
+const char* policy_label(std::int64_t a) { return to_string(policy_arg(a)); }
 
 // One FTL per (size, policy, aged), built once per process and shared by the benchmarks:
 // `aged` = filled, then 2x capacity of random overwrites (steady state, GC active).

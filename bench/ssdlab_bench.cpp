@@ -33,13 +33,13 @@
 #include <string>
 #include <vector>
 
+#include "app/run/scenario_runner.h"
+#include "base/config/config_loader.h"
+#include "base/core/rng.h"
+#include "base/time/timeline.h"
 #include "bench/bench_support.h"
 #include "bench/bench_table.h"
 #include "controller/ftl/precondition.h"
-#include "model/config/config_loader.h"
-#include "model/core/rng.h"
-#include "model/sim/scenario_runner.h"
-#include "model/time/timeline.h"
 
 #ifndef SSDLAB_BENCH_DRIVES
 #define SSDLAB_BENCH_DRIVES "bench/drives"
@@ -176,7 +176,7 @@ std::vector<Phase> simulate_phases(const DriveConfig& config, std::vector<PhaseS
 // Ages the runner's FTL directly: optional sequential fill of `fill` of the LPNs, then
 // `overwrite` x capacity of uniform random overwrites. Adds what it did to `out`.
 void age_direct(ScenarioRunner& runner, double fill, double overwrite, std::uint64_t seed, bool check, Json& out) {
-  Ftl& ftl = runner.ssd.controller.ftl();
+  Ftl& ftl = runner.ssd.control().untimed_ftl();
   FtlAger ager(ftl);
   const auto t0 = Clock::now();
   const auto fill_end = static_cast<Lpn>(double(ftl.user_units()) * fill);

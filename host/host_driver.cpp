@@ -4,8 +4,8 @@
 #include <stdexcept>
 #include <utility>
 
+#include "base/time/timeline.h"
 #include "host/io_record.h"
-#include "model/time/timeline.h"
 
 namespace ssdlab {
 

@@ -9,11 +9,11 @@
 #include <memory>
 #include <vector>
 
+#include "base/stats/io_stats.h"
+#include "base/time/timeline.h"
 #include "host/job_tally.h"
 #include "host/sata/ahci_hba.h"
 #include "host/workload/job_generator.h"
-#include "model/stats/io_stats.h"
-#include "model/time/timeline.h"
 
 namespace ssdlab {
 

@@ -2,8 +2,8 @@
 // (HostDriver) and `ssdlab serve` (ServeBridge) count, so their summaries mean the same.
 #pragma once
 
+#include "base/stats/io_stats.h"
 #include "host/io_request.h"
-#include "model/stats/io_stats.h"
 
 namespace ssdlab {
 

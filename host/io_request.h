@@ -3,9 +3,9 @@
 
 #include <cstdint>
 
-#include "model/core/anatomy.h"
-#include "model/core/sata_fis.h"
-#include "model/core/types.h"
+#include "base/core/anatomy.h"
+#include "base/core/sata_fis.h"
+#include "base/core/types.h"
 
 namespace ssdlab {
 
@@ -20,7 +20,7 @@ struct IoRequest {
   Picos issued_ps = 0, tagged_ps = 0, completed_ps = 0;
   std::uint32_t id = 0;   // owner's index
   std::uint64_t seq = 0;  // issue order
-  Anatomy anatomy;        // where its latency went (model/core/anatomy.h)
+  Anatomy anatomy;        // where its latency went (base/core/anatomy.h)
   bool is_write() const { return command == AtaCommand::kWriteFpdma; }
 };
 

@@ -6,8 +6,8 @@
 #include <cstdint>
 #include <memory>
 
-#include "model/core/types.h"
-#include "model/stats/histogram.h"
+#include "base/core/types.h"
+#include "base/stats/histogram.h"
 
 namespace ssdlab {
 

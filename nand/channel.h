@@ -1,8 +1,8 @@
 // A channel bus shared by the dies on it: one transfer at a time, granted in request order,
-// so the bus is a calendar (model/time/calendar.h) and needs no events of its own.
+// so the bus is a calendar (base/time/calendar.h) and needs no events of its own.
 #pragma once
 
-#include "model/time/calendar.h"
+#include "base/time/calendar.h"
 
 namespace ssdlab {
 

@@ -1,6 +1,6 @@
 #include "nand/die.h"
 
-#include "model/core/probe.h"
+#include "base/core/probe.h"
 #include "nand/channel.h"
 #include "nand/flash_if.h"
 

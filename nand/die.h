@@ -10,12 +10,12 @@
 #include <array>
 #include <cstdint>
 
-#include "model/config/config.h"
-#include "model/core/anatomy.h"
-#include "model/core/nand_op.h"
-#include "model/core/ring.h"
-#include "model/core/types.h"
-#include "model/time/timeline.h"
+#include "base/config/config.h"
+#include "base/core/anatomy.h"
+#include "base/core/nand_op.h"
+#include "base/core/ring.h"
+#include "base/core/types.h"
+#include "base/time/timeline.h"
 
 namespace ssdlab {
 

@@ -4,8 +4,8 @@
 #include <memory>
 #include <vector>
 
-#include "model/config/config.h"
-#include "model/stats/stats_tree.h"
+#include "base/config/config.h"
+#include "base/stats/stats_tree.h"
 #include "nand/channel.h"
 #include "nand/die.h"
 #include "nand/flash_if.h"

@@ -4,8 +4,8 @@
 
 #include <systemc>
 
-#include "model/core/anatomy.h"
-#include "model/core/nand_op.h"
+#include "base/core/anatomy.h"
+#include "base/core/nand_op.h"
 
 namespace ssdlab {
 

@@ -20,7 +20,7 @@ import sys
 
 EXIT_FAILED, EXIT_BAD_INPUT, EXIT_NO_MATPLOTLIB = 1, 2, 3
 
-# model/core/anatomy.h, in critical-path order.
+# base/core/anatomy.h, in critical-path order.
 ANATOMY_PARTS = ["host_queue", "link_wait", "link_transfer", "fw_queue", "firmware", "map_wait",
                  "buffer_wait", "staging", "die_wait_host", "die_wait_gc", "die_wait_map", "bus_wait",
                  "bus_transfer", "array", "flush_wait"]

@@ -8,11 +8,11 @@
 #include <cstdint>
 #include <vector>
 
+#include "base/core/ring.h"
 #include "controller/ftl/ftl.h"
 #include "controller/ftl/write_buffer.h"
 #include "controller/hil/command_queue.h"
 #include "controller/sched/op_ticket.h"
-#include "model/core/ring.h"
 
 namespace ssdlab {
 

@@ -13,8 +13,8 @@
 #include <streambuf>
 #include <vector>
 
+#include "base/config/config_loader.h"
 #include "controller/ftl/ftl_image.h"
-#include "model/config/config_loader.h"
 
 namespace ssdlab {
 

@@ -1,8 +1,9 @@
 // The drive image of `ssdlab serve --image FILE`: the data in the flash array and the FTL
 // state, so that an aged drive can be stopped and served again. Plain C++ (the FTL and its page
-// store; host/nbd/serve_image.h takes them from a DeviceController). Saved only when the drive is
-// drained (nothing in the write buffer), written crash-safe (FILE.tmp.PID, fsync, rename, fsync
-// of the directory); temporaries that killed savers left behind are removed on load and save.
+// store; the drive's control face takes them from its controller: controller/sc/drive_control.h).
+// Saved only when the drive is drained (nothing in the write buffer), written crash-safe
+// (FILE.tmp.PID, fsync, rename, fsync of the directory); temporaries that killed savers left
+// behind are removed on load and save.
 //
 // Layout (native-endian fixed-width fields; sections of tag, length, payload and XXH3-64
 // checksum as in controller/ftl/ftl_image.h):
@@ -24,9 +25,9 @@
 #include <string>
 #include <vector>
 
+#include "base/config/config.h"
 #include "controller/ftl/ftl.h"
 #include "controller/ftl/page_store.h"
-#include "model/config/config.h"
 
 namespace ssdlab {
 

@@ -2,7 +2,7 @@
 
 #include "controller/sched/op_ticket.h"
 
-#include "model/core/huge_pages.h"
+#include "base/core/huge_pages.h"
 
 #include <algorithm>
 #include <sstream>
@@ -15,10 +15,12 @@ namespace {
 constexpr std::uint32_t kHostReserveBlocks = 1;  // free blocks per die kept for GC destinations
 }
 
-Ftl::Ftl(const DriveConfig& config, std::uint64_t p2l_memory_budget, std::uint32_t p2l_cache_blocks)
+// ---- the tables and their steps (ftl_core.h) -------------------------------------------------
+
+FtlCore::FtlCore(const DriveConfig& config, std::uint64_t p2l_memory_budget, std::uint32_t p2l_cache_blocks)
     : m_geo(Geometry::from(config)),
       m_p2l(m_geo.total_units, m_geo.units_per_block, p2l_memory_budget, p2l_cache_blocks),
-      m_gc(m_geo, config.controller.gc),
+      m_policy(empty_victims(m_geo, config.controller.gc)),
       m_host_floor(config.controller.gc.destination == GcDestination::kShared ? kHostReserveBlocks : 0),
       m_striped(config.controller.gc.relocation == GcRelocation::kStriped),
       m_foreign_floor(kHostReserveBlocks + 1) {
@@ -36,23 +38,19 @@ Ftl::Ftl(const DriveConfig& config, std::uint64_t p2l_memory_budget, std::uint32
   m_state.assign(m_geo.blocks, BlockState::kFree);
   m_dies.resize(m_geo.dies);
   for (DieState& d : m_dies) d.free_ring.resize(m_geo.blocks_per_die);
-  if (config.controller.ftl == FtlScheme::kHybrid) {
-    m_hybrid.emplace(m_geo, static_cast<std::uint32_t>(user_units), config.controller.hybrid);
-  }
-  secure_erase();
+  erase_tables();
   std::fill(m_erase_count.begin(), m_erase_count.end(), 0);
 }
 
-void Ftl::secure_erase() {
+void FtlCore::erase_tables() {
   for (std::uint32_t b = 0; b < m_geo.blocks; ++b) {
     if (m_state[b] != BlockState::kFree) ++m_erase_count[b];
     m_state[b] = BlockState::kFree;
     m_valid[b] = 0;
   }
   std::fill(m_l2p.begin(), m_l2p.end(), kUnmapped);
-  m_gc.clear();
+  m_policy.clear();
   m_relocation.cursor = 0;
-  if (m_hybrid) m_hybrid->clear();
   for (std::uint32_t die = 0; die < m_geo.dies; ++die) {
     DieState& d = m_dies[die];
     d.host = OpenBlock{};
@@ -65,16 +63,65 @@ void Ftl::secure_erase() {
   }
 }
 
+std::uint32_t FtlCore::take_block(std::uint32_t die) {
+  if (m_dies[die].free_count == 0) throw std::logic_error("no free block on die " + std::to_string(die));
+  const std::uint32_t block = take_free(die);
+  m_state[block] = BlockState::kOpen;  // in no victim list: the hybrid map keeps its data and log blocks
+  return block;
+}
+
+void FtlCore::program_unit(std::uint32_t die, std::uint32_t block, std::uint32_t page, Lpn lpn, OpOrigin origin,
+                           std::uint32_t cookie, OpList& ops) {
+  const Pua unit = m_geo.first_unit_of_page(block, page);
+  const std::uint32_t old = m_l2p[lpn];
+  if (on_flash(old)) {
+    invalidate(old);
+    if (m_listener) m_listener->relocated(lpn, old, unit);
+  }
+  m_l2p[lpn] = unit;
+  m_p2l.set(unit, lpn);
+  ++m_valid[block];
+  if (origin == OpOrigin::kHost) {
+    ++m_stats.host_units_programmed;
+  } else {
+    ++m_stats.gc_units_copied;
+  }
+  ++m_stats.pages_programmed;
+  append_op(ops, NandOpKind::kProgram, origin, die, block, page, m_geo.page_bytes, cookie);
+}
+
+// ---- the Ftl -----------------------------------------------------------------------------------
+
+Ftl::Ftl(const DriveConfig& config, std::uint64_t p2l_memory_budget, std::uint32_t p2l_cache_blocks)
+    : FtlCore(config, p2l_memory_budget, p2l_cache_blocks), m_gc(m_geo, config.controller.gc) {
+  if (config.controller.ftl == FtlScheme::kHybrid) {
+    m_hybrid.emplace(m_geo, user_units(), config.controller.hybrid);
+  }
+}
+
+void Ftl::secure_erase() {
+  erase_tables();
+  m_gc.clear();
+  if (m_hybrid) m_hybrid->clear();
+}
+
+std::uint64_t Ftl::map_bytes() const { return m_hybrid ? m_hybrid->map_bytes() : 4 * std::uint64_t(m_l2p.size()); }
+
+bool Ftl::place_hybrid(std::uint32_t die, const Lpn* lpns, std::uint32_t count, std::uint32_t cookie, OpList& ops) {
+  for (std::uint32_t i = 0; i < count; ++i) m_hybrid->place(core(), die, lpns[i], cookie, ops);
+  return true;
+}
+
 std::uint64_t Ftl::free_blocks_total() const {
   std::uint64_t total = 0;
   for (const DieState& d : m_dies) total += d.free_count;
   return total;
 }
 
-void Ftl::invalidate(Pua unit) {
+void FtlCore::invalidate(Pua unit) {
   const std::uint32_t block = m_geo.block_of_unit(unit);
   --m_valid[block];
-  m_gc.policy().invalidated(block, m_valid[block], m_state[block] == BlockState::kClosed, m_sequence);
+  m_policy.invalidated(block, m_valid[block], m_state[block] == BlockState::kClosed, m_sequence);
 }
 
 void Ftl::write_to_buffer(Lpn lpn, std::uint32_t slot) {
@@ -93,7 +140,7 @@ void Ftl::trim(Lpn lpn) {
   ++m_stats.units_trimmed;
 }
 
-std::uint32_t Ftl::take_free(std::uint32_t die) {
+std::uint32_t FtlCore::take_free(std::uint32_t die) {
   DieState& d = m_dies[die];
   const std::uint32_t block = d.free_ring[d.free_head];
   d.free_head = (d.free_head + 1) % m_geo.blocks_per_die;
@@ -101,13 +148,13 @@ std::uint32_t Ftl::take_free(std::uint32_t die) {
   return block;
 }
 
-void Ftl::push_free(std::uint32_t die, std::uint32_t block) {
+void FtlCore::push_free(std::uint32_t die, std::uint32_t block) {
   DieState& d = m_dies[die];
   d.free_ring[(d.free_head + d.free_count) % m_geo.blocks_per_die] = block;
   ++d.free_count;
 }
 
-bool Ftl::open_block(std::uint32_t die, OpenBlock& open, std::uint32_t reserve) {
+bool FtlCore::open_block(std::uint32_t die, OpenBlock& open, std::uint32_t reserve) {
   if (m_dies[die].free_count <= reserve) return false;
   const std::uint32_t block = take_free(die);
   m_state[block] = BlockState::kOpen;
@@ -116,23 +163,23 @@ bool Ftl::open_block(std::uint32_t die, OpenBlock& open, std::uint32_t reserve) 
   return true;
 }
 
-void Ftl::close_block(std::uint32_t block) {
+void FtlCore::close_block(std::uint32_t block) {
   m_state[block] = BlockState::kClosed;
-  m_gc.policy().closed(block, m_valid[block], m_sequence);
+  m_policy.closed(block, m_valid[block], m_sequence);
 }
 
-void Ftl::start_collecting(std::uint32_t block) {
+void FtlCore::start_collecting(std::uint32_t block) {
   m_state[block] = BlockState::kOpen;  // being collected: out of the policy's lists
   ++m_stats.gc_victims;
 }
 
-std::int64_t Ftl::next_victim(std::uint32_t die) const {
-  const std::int64_t b = m_gc.policy().peek(die, m_sequence, [this](std::uint32_t block) { return m_valid[block]; });
+std::int64_t FtlCore::next_victim(std::uint32_t die) const {
+  const std::int64_t b = m_policy.peek(die, m_sequence, [this](std::uint32_t block) { return m_valid[block]; });
   return b < 0 ? -1 : std::int64_t(m_valid[b]);
 }
 
-void Ftl::program_page(std::uint32_t die, OpenBlock& open, const Lpn* lpns, std::uint32_t count, OpOrigin origin,
-                       std::uint32_t cookie, OpList& ops) {
+void FtlCore::program_page(std::uint32_t die, OpenBlock& open, const Lpn* lpns, std::uint32_t count, OpOrigin origin,
+                           std::uint32_t cookie, OpList& ops) {
   const auto block = static_cast<std::uint32_t>(open.block);
   const std::uint32_t page = open.next_page++;
   const Pua base = m_geo.first_unit_of_page(block, page);
@@ -165,7 +212,7 @@ void Ftl::program_page(std::uint32_t die, OpenBlock& open, const Lpn* lpns, std:
   }
 }
 
-void Ftl::erase_victim(std::uint32_t die, std::uint32_t block, OpList& ops) {
+void FtlCore::erase_victim(std::uint32_t die, std::uint32_t block, OpList& ops) {
   ++m_erase_count[block];
   ++m_stats.erases;
   ++m_stats.gc_erases;
@@ -175,13 +222,13 @@ void Ftl::erase_victim(std::uint32_t die, std::uint32_t block, OpList& ops) {
   append_op(ops, NandOpKind::kErase, OpOrigin::kGc, die, block, 0, 0, 0);
 }
 
-void Ftl::open_gc_block(std::uint32_t die, OpenBlock& open) {
+void FtlCore::open_gc_block(std::uint32_t die, OpenBlock& open) {
   if (!open_block(die, open, 0)) {
     throw std::logic_error("GC has no free block for its copies on die " + std::to_string(die));
   }
 }
 
-void Ftl::program_copies_striped(std::uint32_t die, const Lpn* lpns, std::uint32_t count, OpList& ops) {
+void FtlCore::program_copies_striped(std::uint32_t die, const Lpn* lpns, std::uint32_t count, OpList& ops) {
   std::uint32_t dest = m_relocation.cursor;
   m_relocation.cursor = dest + 1 == m_geo.dies ? 0 : dest + 1;
   // Another die takes the page only above its floor: opening a block there leaves it at least
@@ -211,7 +258,7 @@ bool Ftl::place(std::uint32_t die, const Lpn* lpns, std::uint32_t count, std::ui
   if (__builtin_expect(m_hybrid.has_value(), 0)) return place_hybrid(die, lpns, count, cookie, ops);
   // GC owes work only while a victim is in progress or the die is below its low mark: tested
   // here first, so that the common page program skips the inlined accounting.
-  if (m_gc.active_victim(die) >= 0 || needs_gc(die)) m_gc.pay_for_host_page(*this, die, count, ops);
+  if (m_gc.active_victim(die) >= 0 || needs_gc(die)) m_gc.pay_for_host_page(core(), die, count, ops);
   DieState& d = m_dies[die];
   // The reserve: GC may take the last free block of a die, the host may not. With separate GC
   // blocks the host opens no block at the reserve (GC's copies of one victim fit in the block
@@ -223,7 +270,7 @@ bool Ftl::place(std::uint32_t die, const Lpn* lpns, std::uint32_t count, std::ui
     // Down to the reserve: the host waits for whole victims.
     for (std::uint32_t i = 0; i <= m_geo.blocks_per_die; ++i) {
       const bool waits = (d.host.block < 0 && d.free_count <= kHostReserveBlocks) || d.free_count < floor;
-      if (!waits || !m_gc.collect_one(*this, die, ops)) break;
+      if (!waits || !m_gc.collect_one(core(), die, ops)) break;
     }
     if (d.host.block < 0 && !open_block(die, d.host, kHostReserveBlocks)) return false;
     if (d.free_count < floor) return false;
@@ -277,7 +324,7 @@ std::string Ftl::check_invariants() const {
     std::string broken = m_hybrid->check(*this);
     if (!broken.empty()) return broken;
   }
-  return m_gc.policy().check_index(is_closed, valid);
+  return m_policy.check_index(is_closed, valid);
 }
 
 std::string Ftl::check_die_invariants(std::uint32_t die) const {
@@ -313,7 +360,7 @@ std::string Ftl::check_die_invariants(std::uint32_t die) const {
       err << "die " << die << " of a hybrid FTL names a page-mapped write point or a GC victim";
       return err.str();
     }
-    return m_gc.policy().check_die(die, closed, is_closed, valid);
+    return m_policy.check_die(die, closed, is_closed, valid);
   }
   // Open blocks: exactly the host block, the GC block and the victim being collected.
   std::uint32_t open_blocks = 0;
@@ -336,7 +383,7 @@ std::string Ftl::check_die_invariants(std::uint32_t die) const {
         << " distinct ones (host, GC, victim)";
     return err.str();
   }
-  return m_gc.policy().check_die(die, closed, is_closed, valid);
+  return m_policy.check_die(die, closed, is_closed, valid);
 }
 
 }  // namespace ssdlab

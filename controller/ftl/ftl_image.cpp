@@ -390,12 +390,12 @@ void Ftl::save(std::ostream& out) const {
   }
   write_table(out, "VALD", m_valid);
   write_table(out, "ERAS", m_erase_count);
-  write_table(out, "AGES", m_gc.policy().ages());
+  write_table(out, "AGES", m_policy.ages());
   std::vector<std::uint8_t> state(m_state.size());
   for (std::size_t b = 0; b < m_state.size(); ++b) state[b] = static_cast<std::uint8_t>(m_state[b]);
   write_table(out, "STAT", state);
   for (std::uint32_t die = 0; die < m_dies.size(); ++die) {
-    write_die(out, m_dies[die], m_gc.die(die), m_gc.policy().fifo_order(die));
+    write_die(out, m_dies[die], m_gc.die(die), m_policy.fifo_order(die));
   }
   {
     SectionWriter s(out, "CNTR", kCounterBytes);
@@ -417,7 +417,7 @@ void Ftl::save(std::ostream& out) const {
   if (m_hybrid) m_hybrid->save(out);
   {
     std::ostringstream index;
-    m_gc.policy().index().save(index);
+    m_policy.index().save(index);
     const std::string bytes = index.str();
     SectionWriter s(out, "VIDX", bytes.size());
     s.write(bytes.data(), bytes.size());
@@ -534,7 +534,8 @@ void Ftl::load(std::istream& in, const FtlLoadOptions& options) {
   for (std::uint64_t b = 0; b < blocks; ++b) state[b] = static_cast<BlockState>(t.state[b]);
 
   const bool fifo = m_gc.config().policy == GcPolicyKind::kFifo;
-  GarbageCollector gc(m_geo, m_gc.config());  // no victims, empty policy lists
+  GarbageCollector gc(m_geo, m_gc.config());  // no victims
+  VictimPolicy victims = empty_victims(m_geo, m_gc.config());
   std::vector<bool> in_fifo(fifo ? blocks : 0, false);
   std::vector<DieState> dies(m_dies.size());
   for (std::uint32_t die = 0; die < dies.size(); ++die) {
@@ -548,7 +549,7 @@ void Ftl::load(std::istream& in, const FtlLoadOptions& options) {
                 ", which is not a closed block or is named twice");
       }
       in_fifo[b] = true;
-      gc.policy().restore_fifo(b, t.valid[b] < m_geo.units_per_block);
+      victims.restore_fifo(b, t.valid[b] < m_geo.units_per_block);
     }
   }
   std::uint64_t sequence = 0;
@@ -557,7 +558,7 @@ void Ftl::load(std::istream& in, const FtlLoadOptions& options) {
   const RelocationState relocation = m_striped ? read_relocation(in, m_geo, verify) : RelocationState{};
   std::optional<HybridMap> hybrid = m_hybrid;  // the same drive's map, to be overwritten
   if (hybrid) hybrid->load(in, verify);
-  read_index(in, m_geo, verify, gc.policy());
+  read_index(in, m_geo, verify, victims);
   image::expect_bytes(in, kFtlEnd, 8, "FTL end marker");
 
   // Everything read and range-checked: take it, then check the invariants as a whole.
@@ -568,8 +569,9 @@ void Ftl::load(std::istream& in, const FtlLoadOptions& options) {
   m_erase_count = std::move(t.erase_count);
   m_state = std::move(state);
   m_dies = std::move(dies);
-  gc.policy().restore_ages(std::move(t.modified));
+  victims.restore_ages(std::move(t.modified));
   m_gc = std::move(gc);
+  m_policy = std::move(victims);
   m_sequence = sequence;
   m_stats = stats;
   m_relocation = relocation;

@@ -1,6 +1,6 @@
 // The FTL's statistics (FtlStats) in the drive's statistics tree.
+#include "base/stats/stats_tree.h"
 #include "controller/ftl/ftl.h"
-#include "model/stats/stats_tree.h"
 
 namespace ssdlab {
 

@@ -8,12 +8,12 @@
 #include <cstdint>
 #include <vector>
 
+#include "base/config/config.h"
 #include "controller/controller_stats.h"
 #include "controller/ftl/ftl.h"
 #include "controller/ftl/mapping_cache.h"
 #include "controller/hil/command_queue.h"
 #include "controller/sched/op_ticket.h"
-#include "model/config/config.h"
 
 namespace ssdlab {
 

@@ -1,6 +1,6 @@
 // The mapping cache's statistics in the drive's statistics tree.
+#include "base/stats/stats_tree.h"
 #include "controller/ftl/mapping_cache.h"
-#include "model/stats/stats_tree.h"
 
 namespace ssdlab {
 

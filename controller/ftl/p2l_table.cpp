@@ -9,7 +9,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
-#include "model/core/huge_pages.h"
+#include "base/core/huge_pages.h"
 
 namespace ssdlab {
 

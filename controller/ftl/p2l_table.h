@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "model/core/types.h"
+#include "base/core/types.h"
 
 namespace ssdlab {
 

@@ -8,7 +8,7 @@
 #include <memory>
 #include <vector>
 
-#include "model/config/geometry.h"
+#include "base/config/geometry.h"
 
 namespace ssdlab {
 

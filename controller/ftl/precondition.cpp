@@ -4,8 +4,8 @@
 #include <stdexcept>
 #include <vector>
 
-#include "model/core/permutation.h"
-#include "model/core/rng.h"
+#include "base/core/permutation.h"
+#include "base/core/rng.h"
 
 namespace ssdlab {
 

@@ -5,8 +5,8 @@
 
 #include <cstdint>
 
-#include "model/config/geometry.h"
-#include "model/core/types.h"
+#include "base/config/geometry.h"
+#include "base/core/types.h"
 
 namespace ssdlab {
 

@@ -16,8 +16,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "model/config/geometry.h"
-#include "model/core/nand_op.h"
+#include "base/config/geometry.h"
+#include "base/core/nand_op.h"
 
 namespace ssdlab {
 

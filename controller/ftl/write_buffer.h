@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "model/core/types.h"
+#include "base/core/types.h"
 
 namespace ssdlab {
 

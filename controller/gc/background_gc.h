@@ -6,9 +6,8 @@
 
 #include <cstdint>
 
-#include "controller/ftl/ftl.h"
-#include "model/config/config.h"
-#include "model/core/types.h"
+#include "base/config/config.h"
+#include "base/core/types.h"
 
 namespace ssdlab {
 
@@ -46,8 +45,13 @@ class BackgroundGc {
     return true;
   }
   // One step on idle `die`: about a page of copies, so that a returning host waits for little.
-  // Appends its ops; false (nothing appended) when the die has nothing worth doing.
-  bool step(Ftl& ftl, std::uint32_t die, OpList& ops) const;
+  // Appends its ops; false (nothing appended) when the die has nothing worth doing. `Mapping`
+  // is the Ftl (controller/ftl/ftl.h: background_collect), a template parameter so that this
+  // file needs nothing of it.
+  template <class Mapping, class Ops>
+  bool step(Mapping& ftl, std::uint32_t die, Ops& ops) const {
+    return ftl.background_collect(die, m_target_free, m_step_units, ops);
+  }
 
  private:
   std::uint32_t m_target_free;

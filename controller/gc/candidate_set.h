@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "model/core/rng.h"
+#include "base/core/rng.h"
 
 namespace ssdlab {
 

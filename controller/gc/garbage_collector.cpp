@@ -4,38 +4,31 @@
 #include <cstring>
 #include <stdexcept>
 
-#include "controller/ftl/ftl.h"
-
 namespace ssdlab {
 
 GarbageCollector::GarbageCollector(const Geometry& geometry, const GcConfig& config)
-    : m_config(config),
-      m_striped(config.relocation == GcRelocation::kStriped),
-      m_policy(config.policy, geometry.dies, geometry.blocks_per_die, geometry.units_per_block, config.d_choices,
-               config.seed),
-      m_dies(geometry.dies) {
+    : m_config(config), m_striped(config.relocation == GcRelocation::kStriped), m_dies(geometry.dies) {
   for (Die& d : m_dies) d.pending.reserve(2 * std::size_t(geometry.units_per_page));
 }
 
 void GarbageCollector::clear() {
-  m_policy.clear();
   for (Die& d : m_dies) {
     d.victim = -1;
     d.pending.clear();
   }
 }
 
-bool GarbageCollector::start_victim(Ftl& ftl, std::uint32_t die, std::vector<NandOp>& ops) {
+bool GarbageCollector::start_victim(FtlCore& ftl, std::uint32_t die, std::vector<NandOp>& ops) {
   Die& d = m_dies[die];
   const std::uint32_t units_per_block = ftl.geometry().units_per_block;
   for (;;) {
     const std::int64_t victim_id =
-        m_policy.peek(die, ftl.sequence(), [&ftl](std::uint32_t b) { return ftl.valid_units(b); });
+        ftl.victims().peek(die, ftl.sequence(), [&ftl](std::uint32_t b) { return ftl.valid_units(b); });
     if (victim_id < 0) return false;
     const auto victim = static_cast<std::uint32_t>(victim_id);
     const std::uint32_t valid = ftl.valid_units(victim);
     if (valid >= units_per_block) return false;  // nothing to gain anywhere
-    m_policy.take(victim, valid);
+    ftl.victims().take(victim, valid);
     ftl.start_collecting(victim);
     if (valid == 0) {  // fully invalid: erase at once, no copies
       ftl.erase_victim(die, victim, ops);
@@ -52,7 +45,7 @@ bool GarbageCollector::start_victim(Ftl& ftl, std::uint32_t die, std::vector<Nan
 }
 
 template <bool Striped>
-void GarbageCollector::program_gc_page(Ftl& ftl, std::uint32_t die, std::uint32_t count, std::vector<NandOp>& ops) {
+void GarbageCollector::program_gc_page(FtlCore& ftl, std::uint32_t die, std::uint32_t count, std::vector<NandOp>& ops) {
   Die& d = m_dies[die];
   if constexpr (Striped) {
     ftl.program_copies_striped(die, d.pending.data(), count, ops);
@@ -67,7 +60,7 @@ void GarbageCollector::program_gc_page(Ftl& ftl, std::uint32_t die, std::uint32_
 }
 
 template <bool Striped>
-void GarbageCollector::copy_from_victim(Ftl& ftl, std::uint32_t die, std::uint64_t max_units,
+void GarbageCollector::copy_from_victim(FtlCore& ftl, std::uint32_t die, std::uint64_t max_units,
                                         std::vector<NandOp>& ops) {
   Die& d = m_dies[die];
   const Geometry& geo = ftl.geometry();
@@ -87,7 +80,7 @@ void GarbageCollector::copy_from_victim(Ftl& ftl, std::uint32_t die, std::uint64
   const auto prefetch_to = [&](std::uint32_t end) {
     for (end = std::min(end, units_per_block); ahead < end; ++ahead) {
       const Lpn lpn = p2l.get(block_base + ahead);
-      if (lpn != Ftl::kNoLpn) ftl.prefetch(lpn);
+      if (lpn != FtlCore::kNoLpn) ftl.prefetch(lpn);
     }
   };
   prefetch_to(ahead + kAhead);
@@ -98,7 +91,7 @@ void GarbageCollector::copy_from_victim(Ftl& ftl, std::uint32_t die, std::uint64
     const std::size_t first = d.pending.size();
     for (std::uint32_t i = 0; i < geo.units_per_page; ++i) {
       const Lpn lpn = p2l.get(base + i);
-      if (lpn != Ftl::kNoLpn && ftl.lookup(lpn) == base + i) d.pending.push_back(lpn);
+      if (lpn != FtlCore::kNoLpn && ftl.lookup(lpn) == base + i) d.pending.push_back(lpn);
     }
     const auto read_units = static_cast<std::uint32_t>(d.pending.size() - first);
     if (read_units == 0) continue;
@@ -116,21 +109,21 @@ void GarbageCollector::copy_from_victim(Ftl& ftl, std::uint32_t die, std::uint64
   d.victim = -1;
   if (ftl.free_blocks(die) < m_config.free_blocks_high) start_victim(ftl, die, ops);
 }
-template void GarbageCollector::copy_from_victim<false>(Ftl&, std::uint32_t, std::uint64_t, std::vector<NandOp>&);
-template void GarbageCollector::copy_from_victim<true>(Ftl&, std::uint32_t, std::uint64_t, std::vector<NandOp>&);
+template void GarbageCollector::copy_from_victim<false>(FtlCore&, std::uint32_t, std::uint64_t, std::vector<NandOp>&);
+template void GarbageCollector::copy_from_victim<true>(FtlCore&, std::uint32_t, std::uint64_t, std::vector<NandOp>&);
 
-void GarbageCollector::drop_stale_pending(const Ftl& ftl, Die& d, std::uint32_t victim) {
+void GarbageCollector::drop_stale_pending(const FtlCore& ftl, Die& d, std::uint32_t victim) {
   // Still valid: mapped to flash, in the victim (its GC copy is not made yet).
   const Geometry& geo = ftl.geometry();
   std::size_t kept = 0;
   for (Lpn lpn : d.pending) {
     const std::uint32_t e = ftl.lookup(lpn);
-    if (e != kUnmapped && !(e & Ftl::kBufferedBit) && geo.block_of_unit(e) == victim) d.pending[kept++] = lpn;
+    if (e != kUnmapped && !(e & FtlCore::kBufferedBit) && geo.block_of_unit(e) == victim) d.pending[kept++] = lpn;
   }
   d.pending.resize(kept);
 }
 
-bool GarbageCollector::collect_one(Ftl& ftl, std::uint32_t die, std::vector<NandOp>& ops) {
+bool GarbageCollector::collect_one(FtlCore& ftl, std::uint32_t die, std::vector<NandOp>& ops) {
   Die& d = m_dies[die];
   if (d.victim < 0 && !start_victim(ftl, die, ops)) return false;
   if (d.victim >= 0) {
@@ -140,7 +133,7 @@ bool GarbageCollector::collect_one(Ftl& ftl, std::uint32_t die, std::vector<Nand
   return true;
 }
 
-bool GarbageCollector::background_collect(Ftl& ftl, std::uint32_t die, std::uint32_t target_free,
+bool GarbageCollector::background_collect(FtlCore& ftl, std::uint32_t die, std::uint32_t target_free,
                                           std::uint32_t max_units, std::vector<NandOp>& ops) {
   Die& d = m_dies[die];
   const std::size_t before = ops.size();

@@ -1,7 +1,7 @@
 // Garbage collection of the page-mapped FTL: per die, the victim being collected, how far it has
 // been scanned, the pay-as-you-go copy credit and the units read from it that wait to fill a GC
 // page; the relocation of its valid units, the GC page programs and the erase. Which victim comes
-// next is VictimPolicy's answer (victim_policy.h), owned here and fed by the FTL.
+// next is VictimPolicy's answer (victim_policy.h), kept with the FTL's tables and fed by them.
 //
 // GC is incremental: a die below `free_blocks_low` free blocks starts a victim and, for every
 // host page then placed on it, relocates that page's share of the victim's valid units
@@ -11,13 +11,13 @@
 // bounded step on an idle die.
 //
 // How it reaches the FTL: it keeps no pointer to it (an Ftl is copied and moved by value: an
-// image load that fails restores the copy), so each operation is given the Ftl it works on. It is
-// Ftl's friend, and uses only the block of ftl.h marked "the narrow interface GarbageCollector
-// works through": the public read-only queries (geometry, lookup, p2l, valid_units, free_blocks,
-// next_victim, prefetch) and four private steps: sequence() (the clock of block ages),
-// start_collecting(block), program_copies(die, lpns, count, ops) (or program_copies_striped with
-// controller.gc.relocation: striped) and erase_victim(die, block, ops). The mapping tables, open
-// blocks and free pools stay the FTL's to change.
+// image load that fails restores the copy), so each operation is given the FTL's tables it works
+// on, FtlCore (controller/ftl/ftl_core.h): their read-only queries (geometry, lookup, p2l,
+// valid_units, free_blocks, next_victim, sequence, prefetch), the victim policy they keep, and
+// four steps: start_collecting(block), program_copies(die, lpns, count, ops) (or
+// program_copies_striped with controller.gc.relocation: striped) and erase_victim(die, block,
+// ops). The mapping tables, open blocks and free pools stay the FTL's to change; nothing here
+// sees the Ftl itself.
 //
 // Plain C++, no SystemC; no allocation per operation (the per-die queues are reserved up front).
 #pragma once
@@ -25,15 +25,14 @@
 #include <cstdint>
 #include <vector>
 
+#include "base/config/config.h"
+#include "base/config/geometry.h"
+#include "base/core/nand_op.h"
+#include "base/core/types.h"
+#include "controller/ftl/ftl_core.h"
 #include "controller/gc/victim_policy.h"
-#include "model/config/config.h"
-#include "model/config/geometry.h"
-#include "model/core/nand_op.h"
-#include "model/core/types.h"
 
 namespace ssdlab {
-
-class Ftl;
 
 class GarbageCollector {
  public:
@@ -49,34 +48,41 @@ class GarbageCollector {
   GarbageCollector(const Geometry& geometry, const GcConfig& config);
 
   const GcConfig& config() const { return m_config; }
-  VictimPolicy& policy() { return m_policy; }
-  const VictimPolicy& policy() const { return m_policy; }
   std::int64_t active_victim(std::uint32_t die) const { return m_dies[die].victim; }
   const Die& die(std::uint32_t die) const { return m_dies[die]; }
   Die& die(std::uint32_t die) { return m_dies[die]; }  // restoring an image
 
-  // Secure erase: no victim anywhere, every policy list empty.
+  // Secure erase: no victim anywhere (the victim lists are the tables', FtlCore's).
   void clear();
 
   // Before the FTL places a host page of `units` units on `die`: starts a victim if the die is
   // below `free_blocks_low`, then relocates the page's share of the victim in progress.
-  // Inline, defined at the end of controller/ftl/ftl.h (it needs the whole Ftl).
-  inline void pay_for_host_page(Ftl& ftl, std::uint32_t die, std::uint32_t units, std::vector<NandOp>& ops);
+  // Inline: called for every host page program while a victim is in progress.
+  void pay_for_host_page(FtlCore& ftl, std::uint32_t die, std::uint32_t units, std::vector<NandOp>& ops) {
+    Die& d = m_dies[die];
+    if (d.victim < 0 && ftl.free_blocks(die) < m_config.free_blocks_low) start_victim(ftl, die, ops);
+    if (d.victim < 0) return;
+    // Pay-as-you-go: valid/invalid copies of the victim for every host unit.
+    d.credit += std::uint64_t(units) * d.victim_valid_at_start;
+    const std::uint64_t copies = d.credit / d.victim_invalid_at_start;
+    d.credit -= copies * d.victim_invalid_at_start;
+    if (copies) copy_share(ftl, die, copies, ops);
+  }
   // Collects one whole victim now (finishing the one in progress first). False if no victim
   // frees space.
-  bool collect_one(Ftl& ftl, std::uint32_t die, std::vector<NandOp>& ops);
+  bool collect_one(FtlCore& ftl, std::uint32_t die, std::vector<NandOp>& ops);
   // A step on an idle die: continues the victim in progress, or starts one while the die has
   // fewer than `target_free` free blocks, relocating at most about `max_units`. False
   // (appending nothing) when there is nothing worth doing.
-  bool background_collect(Ftl& ftl, std::uint32_t die, std::uint32_t target_free, std::uint32_t max_units,
+  bool background_collect(FtlCore& ftl, std::uint32_t die, std::uint32_t target_free, std::uint32_t max_units,
                           std::vector<NandOp>& ops);
 
  private:
-  bool start_victim(Ftl& ftl, std::uint32_t die, std::vector<NandOp>& ops);
+  bool start_victim(FtlCore& ftl, std::uint32_t die, std::vector<NandOp>& ops);
   // Relocates up to `max_units` valid units of the victim in progress; erases it when empty.
-  // `Striped`: controller.gc.relocation: striped (Ftl::program_copies_striped), chosen once per
+  // `Striped`: controller.gc.relocation: striped (FtlCore::program_copies_striped), chosen once per
   // share by copy_share() so that in_die's page loop tests nothing more than before.
-  void copy_share(Ftl& ftl, std::uint32_t die, std::uint64_t max_units, std::vector<NandOp>& ops) {
+  void copy_share(FtlCore& ftl, std::uint32_t die, std::uint64_t max_units, std::vector<NandOp>& ops) {
     if (__builtin_expect(m_striped, 0)) {
       copy_from_victim<true>(ftl, die, max_units, ops);
     } else {
@@ -84,14 +90,13 @@ class GarbageCollector {
     }
   }
   template <bool Striped>
-  void copy_from_victim(Ftl& ftl, std::uint32_t die, std::uint64_t max_units, std::vector<NandOp>& ops);
+  void copy_from_victim(FtlCore& ftl, std::uint32_t die, std::uint64_t max_units, std::vector<NandOp>& ops);
   template <bool Striped>
-  void program_gc_page(Ftl& ftl, std::uint32_t die, std::uint32_t count, std::vector<NandOp>& ops);
-  static void drop_stale_pending(const Ftl& ftl, Die& d, std::uint32_t victim);
+  void program_gc_page(FtlCore& ftl, std::uint32_t die, std::uint32_t count, std::vector<NandOp>& ops);
+  static void drop_stale_pending(const FtlCore& ftl, Die& d, std::uint32_t victim);
 
   GcConfig m_config;
   bool m_striped;  // m_config.relocation is striped
-  VictimPolicy m_policy;
   std::vector<Die> m_dies;
 };
 

@@ -35,11 +35,11 @@
 #include <utility>
 #include <vector>
 
+#include "base/config/config.h"
+#include "base/core/rng.h"
 #include "controller/gc/candidate_set.h"
 #include "controller/gc/fifo_order.h"
 #include "controller/gc/victim_index.h"
-#include "model/config/config.h"
-#include "model/core/rng.h"
 
 namespace ssdlab {
 

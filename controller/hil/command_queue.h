@@ -6,10 +6,10 @@
 #include <array>
 #include <cstdint>
 
+#include "base/core/anatomy.h"
+#include "base/core/sata_fis.h"
+#include "base/core/types.h"
 #include "controller/sched/op_ticket.h"
-#include "model/core/anatomy.h"
-#include "model/core/sata_fis.h"
-#include "model/core/types.h"
 
 namespace ssdlab {
 

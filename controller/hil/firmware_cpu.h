@@ -7,10 +7,10 @@
 #include <algorithm>
 #include <cstdint>
 
-#include "model/config/config.h"
-#include "model/core/ring.h"
-#include "model/core/sata_fis.h"
-#include "model/core/types.h"
+#include "base/config/config.h"
+#include "base/core/ring.h"
+#include "base/core/sata_fis.h"
+#include "base/core/types.h"
 
 namespace ssdlab {
 

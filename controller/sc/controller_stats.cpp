@@ -1,8 +1,8 @@
 // The controller's statistics in the drive's statistics tree: its own counters (ControllerStats),
 // the write buffer's fill, and the firmware parts' own groups (ftl, mapping_cache). Uses only the
 // controller's public accessors.
+#include "base/stats/stats_tree.h"
 #include "controller/sc/device_controller.h"
-#include "model/stats/stats_tree.h"
 
 namespace ssdlab {
 

@@ -177,7 +177,7 @@ void DeviceController::request_drain() {
 
 void DeviceController::check_quiescent() {
   // Waiters test the predicates in a loop: notify when one of them turns true.
-  const bool q = quiescent(), d = drained();
+  const bool q = is_quiescent(), d = is_drained();
   if ((q && !m_was_quiescent) || (d && !m_was_drained)) Timeline::notify(m_quiescent_event);
   m_was_quiescent = q;
   m_was_drained = d;
@@ -188,7 +188,7 @@ void DeviceController::hold_background() {
 }
 
 void DeviceController::secure_erase() {
-  if (!quiescent() || !m_ops.empty()) throw std::logic_error("secure erase needs a quiescent drive");
+  if (!is_quiescent() || !m_ops.empty()) throw std::logic_error("secure erase needs a quiescent drive");
   m_buffer.clear();
   m_ftl.secure_erase();
   m_map.clear();

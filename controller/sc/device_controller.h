@@ -13,6 +13,9 @@
 #include <memory>
 #include <vector>
 
+#include "base/config/config.h"
+#include "base/core/probe.h"
+#include "base/time/timeline.h"
 #include "controller/controller_stats.h"
 #include "controller/ftl/buffer_manager.h"
 #include "controller/ftl/data_store.h"
@@ -25,24 +28,23 @@
 #include "controller/gc/background_gc.h"
 #include "controller/hil/command_queue.h"
 #include "controller/hil/firmware_cpu.h"
+#include "controller/sc/drive_control.h"
 #include "controller/sc/sata_if.h"
 #include "controller/sched/flash_scheduler.h"
 #include "controller/sched/op_ticket.h"
 #include "controller/sched/read_spread.h"
 #include "controller/sched/relocation_gate.h"
-#include "model/config/config.h"
-#include "model/core/probe.h"
-#include "model/time/timeline.h"
 #include "nand/flash_if.h"
 
 namespace ssdlab {
 
-class DeviceController : public sc_core::sc_module,
-                         public SataDeviceIf,
-                         public FlashCompletionIf,
-                         private FtlListener,
-                         private PagePlacedListener,
-                         private TimerClient {
+class DeviceController final : public sc_core::sc_module,
+                               public SataDeviceIf,
+                               public FlashCompletionIf,
+                               private DriveControl,
+                               private FtlListener,
+                               private PagePlacedListener,
+                               private TimerClient {
  public:
   sc_core::sc_port<FlashIf> flash;
   sc_core::sc_port<SataLinkIf> link;
@@ -52,54 +54,43 @@ class DeviceController : public sc_core::sc_module,
 
   void receive_from_host(const Fis& fis) override;
   void flash_done(const NandOp& op) override;
-  // Instruments (model/core/probe.h): firmware CPU slices and completed flash ops with the
+  // Instruments (base/core/probe.h): firmware CPU slices and completed flash ops with the
   // commands they served. Null: none.
   void set_probe(Probe* probe) {
     m_probe = probe;
     m_submit_hooks = m_probe != nullptr || m_gate.on();
   }
 
-  // No command in flight and no flash operation outstanding.
-  bool quiescent() const { return m_commands.active() == 0 && m_scheduler.outstanding() == 0; }
-  const sc_core::sc_event& quiescent_event() const { return m_quiescent_event; }
-  // The host went idle: program whatever the buffer holds, partial pages included.
-  // drained() turns true (and quiescent_event fires) once all of it is on flash.
-  void request_drain();
-  // Idle-time GC may still be running: it stops by itself when a command arrives.
-  bool drained() const { return m_commands.active() == 0 && m_buffer.clean(); }
-  // Stop idle-time GC from issuing more work (before a secure erase, say).
-  void hold_background();
-  // ATA SECURITY ERASE on a quiescent drive: buffer dropped, every block erased, the
-  // mapping cache empty.
-  void secure_erase();
-
-  // Work done without simulated time (device_untimed.cpp). Each leaves the drive as the timed
-  // path would: nothing queued for later, the mapping cache consistent with the mapping.
-  //
-  // Fast preconditioning of a quiescent drive with an empty buffer (precondition.h): the
-  // mapping cache goes through the same accesses as when the controller writes those pages,
-  // and their translation-page reads and write-backs are counted now (they are the fill's)
-  // but never executed. Afterwards the host counts as just gone idle (idle-time GC may start).
-  PreconditionResult precondition(const PreconditionSpec& spec);
-  // The FTL's mapping was replaced through ftl() (a saved mapping loaded): every translation
-  // page that maps anything to flash is marked as on flash, so that a miss on it reads it.
-  // Runs at start_of_simulation too: a mapping loaded (or an FTL written) through ftl()
-  // before the simulation needs no call.
-  void mapping_loaded();
+  // The control face (drive_control.h): drain, hold background work, secure erase,
+  // preconditioning, images, the mapping changed without simulated time.
+  DriveControl& control() { return *this; }
+  const DriveControl& control() const { return *this; }
 
   const Ftl& ftl() const { return m_ftl; }
-  // Changing the FTL through this is untimed and bypasses the mapping cache: do it before the
-  // simulation starts, or call mapping_loaded() after replacing the mapping.
-  Ftl& ftl() { return m_ftl; }
   const WriteBuffer& buffer() const { return m_buffer.buffer(); }
   const MappingCache& mapping_cache() const { return m_map.cache(); }
   const ControllerStats& stats() const { return m_stats; }
   void register_stats(const class StatGroup& group) const;  // controller_stats.cpp
   std::uint64_t user_sectors() const { return m_user_sectors; }
   const PageStore* page_store() const { return m_data ? &m_data->pages() : nullptr; }
-  PageStore* page_store() { return m_data ? &m_data->pages() : nullptr; }
 
  private:
+  // ---- DriveControl (device_backend.cpp: drain, hold, erase; device_untimed.cpp: the rest) ----
+  bool quiescent() const override { return is_quiescent(); }
+  bool drained() const override { return is_drained(); }
+  const sc_core::sc_event& state_event() const override { return m_quiescent_event; }
+  void request_drain() override;
+  void hold_background() override;
+  void secure_erase() override;
+  PreconditionResult precondition(const PreconditionSpec& spec) override;
+  ImageInfo save_image(const std::string& path) const override;
+  ImageInfo load_image(const std::string& path, const std::atomic<bool>* interrupted) override;
+  Ftl& untimed_ftl() override { return m_ftl; }
+  void mapping_loaded() override;
+  // The predicates themselves, for the controller's own paths (no virtual call).
+  bool is_quiescent() const { return m_commands.active() == 0 && m_scheduler.outstanding() == 0; }
+  bool is_drained() const { return m_commands.active() == 0 && m_buffer.clean(); }
+
   enum Timer : std::uint32_t { kCpuTimer, kIdleTimer };
   void on_timer(std::uint32_t what) override;
   void start_of_simulation() override;
@@ -179,7 +170,7 @@ class DeviceController : public sc_core::sc_module,
   bool m_draining = false;
   int m_flush_tag = -1;  // FLUSH CACHE waiting for the buffer to reach flash
   sc_core::sc_event m_quiescent_event;
-  bool m_was_quiescent = true, m_was_drained = true;  // quiescent_event fires when one turns true
+  bool m_was_quiescent = true, m_was_drained = true;  // m_quiescent_event fires when one turns true
   // Latency anatomy and instruments: beside the 19 above, not part of the firmware.
   const NandOp* m_completing_op = nullptr;  // in flash_done(): the program op that completes writes
   Anatomy m_scratch_anatomy;                // stamped for commands whose FIS carried no anatomy

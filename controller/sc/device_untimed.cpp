@@ -1,5 +1,6 @@
-// DeviceController, work done without simulated time: fast preconditioning and a mapping
-// replaced from outside. See docs/design.md, "Untimed phases and the mapping cache".
+// DeviceController, work done without simulated time: fast preconditioning, drive images and a
+// mapping replaced from outside (the control face, drive_control.h). See docs/design.md,
+// "Untimed phases and the mapping cache".
 #include <stdexcept>
 
 #include "controller/sc/device_controller.h"
@@ -7,7 +8,7 @@
 namespace ssdlab {
 
 PreconditionResult DeviceController::precondition(const PreconditionSpec& spec) {
-  if (!quiescent() || !m_ops.empty() || m_buffer.dirty() != 0 || !m_buffer.stage_empty()) {
+  if (!is_quiescent() || !m_ops.empty() || m_buffer.dirty() != 0 || !m_buffer.stage_empty()) {
     throw std::logic_error("preconditioning needs a quiescent drive with an empty write buffer");
   }
   // Mapping-table traffic is what the untimed writes cost the cache: GC relocations reach it
@@ -33,6 +34,20 @@ void DeviceController::page_placed(const Lpn* lpns, std::uint32_t count) {
 }
 
 void DeviceController::mapping_loaded() { m_map.mapping_loaded(m_ftl); }
+
+ImageInfo DeviceController::save_image(const std::string& path) const {
+  if (!m_data) throw ImageError("image save: this drive does not carry data");
+  return ssdlab::save_image(path, m_config, m_ftl, m_data->pages());
+}
+
+ImageInfo DeviceController::load_image(const std::string& path, const std::atomic<bool>* interrupted) {
+  if (!m_data) throw ImageError("image load: this drive does not carry data");
+  if (!is_quiescent() || !m_buffer.clean()) throw ImageError("image load: the drive is not quiescent");
+  const ImageInfo info = ssdlab::load_image(path, m_config, m_ftl, m_data->pages(), interrupted);
+  m_ops.clear();
+  mapping_loaded();
+  return info;
+}
 
 void DeviceController::start_of_simulation() {
   // The FTL may have been written through ftl() before the simulation (a mapping loaded, a

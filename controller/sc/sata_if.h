@@ -1,10 +1,10 @@
 // The host|drive boundary as SystemC interfaces: the link (host/sata) carries FISes
-// (model/core/sata_fis.h); the device (this folder) and the HBA (host/sata) receive them.
+// (base/core/sata_fis.h); the device (this folder) and the HBA (host/sata) receive them.
 #pragma once
 
 #include <systemc>
 
-#include "model/core/sata_fis.h"
+#include "base/core/sata_fis.h"
 
 namespace ssdlab {
 

@@ -3,7 +3,7 @@
 // pages; each becomes the page operations on the group's dies (VirtualPageStriper,
 // controller/ftl/virtual_page.h), all submitted at once so that they run in parallel, and the
 // controller hears of it once, when the last of them is done. finished_timing() is that last
-// flash operation's timing. Not in the drive at all with k = 1 (model/sim/ssd.h binds the
+// flash operation's timing. Not in the drive at all with k = 1 (model/ssd.h binds the
 // controller to the flash array directly).
 #pragma once
 

@@ -17,10 +17,10 @@
 #include <cstdint>
 #include <vector>
 
-#include "model/config/config.h"
-#include "model/core/nand_op.h"
-#include "model/core/ring.h"
-#include "model/core/round_robin_set.h"
+#include "base/config/config.h"
+#include "base/core/nand_op.h"
+#include "base/core/ring.h"
+#include "base/core/round_robin_set.h"
 
 namespace ssdlab {
 

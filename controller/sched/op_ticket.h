@@ -5,7 +5,7 @@
 
 #include <cstdint>
 
-#include "model/core/nand_op.h"
+#include "base/core/nand_op.h"
 
 namespace ssdlab {
 

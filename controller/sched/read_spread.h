@@ -12,7 +12,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "model/core/nand_op.h"
+#include "base/core/nand_op.h"
 
 namespace ssdlab {
 

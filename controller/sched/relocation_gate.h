@@ -23,9 +23,9 @@
 #include <cstdint>
 #include <vector>
 
+#include "base/core/nand_op.h"
+#include "base/core/ring.h"
 #include "controller/sched/op_ticket.h"
-#include "model/core/nand_op.h"
-#include "model/core/ring.h"
 
 namespace ssdlab {
 

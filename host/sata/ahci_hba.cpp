@@ -2,7 +2,7 @@
 
 #include <stdexcept>
 
-#include "model/time/timeline.h"
+#include "base/time/timeline.h"
 
 namespace ssdlab {
 

@@ -6,10 +6,10 @@
 
 #include <vector>
 
+#include "base/core/probe.h"
+#include "base/core/ring.h"
 #include "controller/sc/sata_if.h"
 #include "host/io_request.h"
-#include "model/core/probe.h"
-#include "model/core/ring.h"
 
 namespace ssdlab {
 

@@ -1,7 +1,7 @@
 #include "host/sata/sata_link.h"
 
+#include "base/time/timeline.h"
 #include "host/sata/sata_wire.h"
-#include "model/time/timeline.h"
 
 namespace ssdlab {
 

@@ -3,13 +3,13 @@
 // is a calendar: a FIS's delivery time is known when it is sent.
 #pragma once
 
+#include "base/config/config.h"
+#include "base/core/probe.h"
+#include "base/core/ring.h"
+#include "base/stats/stats_tree.h"
+#include "base/time/calendar.h"
+#include "base/time/timeline.h"
 #include "controller/sc/sata_if.h"
-#include "model/config/config.h"
-#include "model/core/probe.h"
-#include "model/core/ring.h"
-#include "model/stats/stats_tree.h"
-#include "model/time/calendar.h"
-#include "model/time/timeline.h"
 
 namespace ssdlab {
 

@@ -3,7 +3,7 @@
 
 #include <cstdint>
 
-#include "model/core/sata_fis.h"
+#include "base/core/sata_fis.h"
 
 namespace ssdlab {
 

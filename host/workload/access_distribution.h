@@ -21,9 +21,9 @@
 #include <array>
 #include <cstdint>
 
-#include "model/config/scenario.h"
-#include "model/core/permutation.h"
-#include "model/core/rng.h"
+#include "base/config/scenario.h"
+#include "base/core/permutation.h"
+#include "base/core/rng.h"
 
 namespace ssdlab {
 

@@ -6,7 +6,7 @@
 #include <utility>
 #include <vector>
 
-#include "model/core/types.h"
+#include "base/core/types.h"
 
 namespace ssdlab {
 

@@ -3,11 +3,11 @@
 
 #include <cstdint>
 
+#include "base/config/scenario.h"
+#include "base/core/permutation.h"
+#include "base/core/rng.h"
 #include "host/workload/access_distribution.h"
 #include "host/workload/io_source.h"
-#include "model/config/scenario.h"
-#include "model/core/permutation.h"
-#include "model/core/rng.h"
 
 namespace ssdlab {
 

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "model/config/config_loader.h"
+#include "base/config/config_loader.h"
 
 namespace {
 

@@ -26,9 +26,9 @@
 #include <string>
 #include <vector>
 
+#include "base/config/config_loader.h"
 #include "controller/ftl/drive_image.h"
 #include "controller/ftl/precondition.h"
-#include "model/config/config_loader.h"
 
 namespace {
 

@@ -5,9 +5,9 @@
 #include <stdexcept>
 #include <string>
 
+#include "base/config/config_loader.h"
+#include "base/config/fio_job.h"
 #include "host/workload/job_generator.h"
-#include "model/config/config_loader.h"
-#include "model/config/fio_job.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size > 16384) return 0;

@@ -20,10 +20,10 @@
 #include <stdexcept>
 #include <string>
 
+#include "base/config/config_loader.h"
 #include "controller/ftl/ftl.h"
 #include "controller/ftl/ftl_image.h"
 #include "controller/ftl/precondition.h"
-#include "model/config/config_loader.h"
 
 namespace {
 

@@ -3,7 +3,7 @@
 #include <cstdint>
 #include <string>
 
-#include "model/config/config_loader.h"
+#include "base/config/config_loader.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size > 16384) return 0;

@@ -1,4 +1,4 @@
-// libFuzzer target: the unit parsers (model/core/units.h). A value that parses must format to
+// libFuzzer target: the unit parsers (base/core/units.h). A value that parses must format to
 // text that parses back to the same value: the effective config relies on that.
 #include <cstddef>
 #include <cstdint>
@@ -7,7 +7,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "model/core/units.h"
+#include "base/core/units.h"
 
 namespace {
 

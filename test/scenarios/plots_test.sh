@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `ssdlab run`'s plots and report.html (model/sim/plots.h, model/sim/report_html.h).
+# `ssdlab run`'s plots and report.html (app/run/plots.h, app/run/report_html.h).
 # usage: plots_test.sh MODE SSDLAB_BINARY SOURCE_DIR
 #   png       the run writes every expected PNG (valid header, not empty) and report.html inlines them
 #   optional  the script draws the latency CDF and the anatomy from latency_histograms.json and
@@ -15,7 +15,7 @@ bin=$2
 src=$3
 . "$(dirname "$0")/lib.sh"
 is_png() { [ -s "$1" ] && [ "$(head -c 8 "$1" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ]; }
-# The interpreter ssdlab itself would find matplotlib with (model/sim/plots.h).
+# The interpreter ssdlab itself would find matplotlib with (app/run/plots.h).
 mpl_python() {
   local p
   for p in python3 /usr/bin/python3; do

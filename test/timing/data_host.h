@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "host/sata/ahci_hba.h"
-#include "model/sim/ssd.h"
+#include "model/ssd.h"
 
 namespace ssdlab::test {
 

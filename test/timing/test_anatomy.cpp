@@ -1,10 +1,10 @@
-// Latency anatomy (model/core/anatomy.h): every request's parts sum exactly to its latency, an
+// Latency anatomy (base/core/anatomy.h): every request's parts sum exactly to its latency, an
 // idle drive's read is made of the configured times, and work behind GC shows as GC wait.
 #include <catch2/catch.hpp>
 
+#include "app/run/scenario_runner.h"
 #include "host/io_request.h"
 #include "host/sata/sata_wire.h"
-#include "model/sim/scenario_runner.h"
 #include "precondition_support.h"
 
 using namespace ssdlab;

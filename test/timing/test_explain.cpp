@@ -2,7 +2,7 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
-#include "model/sim/explain.h"
+#include "app/run/explain.h"
 
 using namespace ssdlab;
 

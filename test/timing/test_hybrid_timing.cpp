@@ -5,8 +5,8 @@
 
 #include <algorithm>
 
+#include "app/run/scenario_runner.h"
 #include "host/io_request.h"
-#include "model/sim/scenario_runner.h"
 #include "precondition_support.h"
 
 using namespace ssdlab;

@@ -1,4 +1,4 @@
-// --vcd and --trace (model/sim/instruments/): the VCD holds its declared signals and every
+// --vcd and --trace (app/instruments/): the VCD holds its declared signals and every
 // change of them; the Chrome trace is valid JSON with the expected tracks, slices inside the
 // window, paired flow arrows and GC work. First on synthetic Probe calls, then on simulated
 // runs (which need the drive's Probe hooks: the lead's "Probe hooks wired").
@@ -14,11 +14,11 @@
 #include <string>
 #include <vector>
 
+#include "app/instruments/chrome_trace.h"
+#include "app/instruments/vcd_instrument.h"
+#include "app/instruments/vcd_writer.h"
+#include "app/run/scenario_runner.h"
 #include "host/io_request.h"
-#include "model/sim/instruments/chrome_trace.h"
-#include "model/sim/instruments/vcd_instrument.h"
-#include "model/sim/instruments/vcd_writer.h"
-#include "model/sim/scenario_runner.h"
 #include "test/timing/timing_support.h"
 #include "test/timing/vcd_read.h"
 

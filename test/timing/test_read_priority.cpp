@@ -7,8 +7,8 @@
 #include <algorithm>
 #include <memory>
 
+#include "app/run/scenario_runner.h"
 #include "host/io_request.h"
-#include "model/sim/scenario_runner.h"
 #include "timing_support.h"
 
 using namespace ssdlab;

@@ -4,7 +4,7 @@
 // in order (striped over the dies).
 #include <catch2/catch.hpp>
 
-#include "model/sim/scenario_runner.h"
+#include "app/run/scenario_runner.h"
 #include "timing_support.h"
 
 using namespace ssdlab;

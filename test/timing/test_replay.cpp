@@ -5,8 +5,8 @@
 
 #include <fstream>
 
-#include "model/config/config_loader.h"
-#include "model/sim/run_scenario.h"
+#include "app/run/run_scenario.h"
+#include "base/config/config_loader.h"
 
 using namespace ssdlab;
 

@@ -1,4 +1,4 @@
-// report.html (model/sim/report_html.h): escaping, base64, and what the page holds for each
+// report.html (app/run/report_html.h): escaping, base64, and what the page holds for each
 // state of the plots and of the explain text. No simulation: a hand-made outcome.
 #include <unistd.h>
 #include <catch2/catch.hpp>
@@ -6,7 +6,7 @@
 #include <fstream>
 #include <string>
 
-#include "model/sim/report_html.h"
+#include "app/run/report_html.h"
 #include "test/timing/timing_support.h"
 
 using namespace ssdlab;

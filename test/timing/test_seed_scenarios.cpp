@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "model/sim/run_scenario.h"
+#include "app/run/run_scenario.h"
 
 using namespace ssdlab;
 

@@ -13,9 +13,8 @@
 #include <string>
 #include <vector>
 
+#include "base/core/rng.h"
 #include "data_host.h"
-#include "host/nbd/serve_image.h"
-#include "model/core/rng.h"
 #include "timing_support.h"
 
 using namespace ssdlab;
@@ -77,14 +76,13 @@ void carries_data_across_an_image(const std::string& controller_keys) {
   Host ha("host_a", a, [&](Host& h) {
     a_written = shadow.write_random(h, 2 * config.controller.user_bytes);
     a_read = shadow.reads_back(h);
-    save_image(path, config, a.controller);
+    a.control().save_image(path);
     Timeline::notify(saved);
   });
   Host hb("host_b", b, [&](Host& h) {
     sc_core::wait(saved);
     try {
-      load_image(path, config, b.controller);
-      b.controller.mapping_loaded();
+      b.control().load_image(path);
     } catch (const std::exception& e) {
       load_error = e.what();
       return;

@@ -15,10 +15,10 @@
 #include <string>
 #include <vector>
 
+#include "base/core/rng.h"
+#include "controller/ftl/drive_image.h"
 #include "controller/ftl/ftl.h"
 #include "controller/ftl/page_store.h"
-#include "host/nbd/serve_image.h"
-#include "model/core/rng.h"
 #include "test/unit/image_test_support.h"
 #include "test/unit/test_support.h"
 

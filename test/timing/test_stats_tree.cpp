@@ -6,9 +6,9 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "model/sim/report.h"
-#include "model/sim/scenario_runner.h"
-#include "model/stats/stats_tree.h"
+#include "app/run/report.h"
+#include "app/run/scenario_runner.h"
+#include "base/stats/stats_tree.h"
 #include "test/timing/timing_support.h"
 
 using namespace ssdlab;

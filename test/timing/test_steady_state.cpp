@@ -1,6 +1,6 @@
 #include <catch2/catch.hpp>
 
-#include "model/sim/scenario_runner.h"
+#include "app/run/scenario_runner.h"
 #include "timing_support.h"
 
 using namespace ssdlab;

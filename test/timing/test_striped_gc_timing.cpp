@@ -12,8 +12,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "app/run/scenario_runner.h"
 #include "controller/sched/op_ticket.h"
-#include "model/sim/scenario_runner.h"
 #include "timing_support.h"
 
 using namespace ssdlab;

@@ -10,11 +10,11 @@
 #include <string>
 #include <vector>
 
+#include "app/run/latency_log.h"
+#include "app/run/progress.h"
+#include "app/run/report.h"
+#include "app/run/scenario_runner.h"
 #include "host/io_request.h"
-#include "model/sim/latency_log.h"
-#include "model/sim/progress.h"
-#include "model/sim/report.h"
-#include "model/sim/scenario_runner.h"
 #include "test/timing/timing_support.h"
 
 using namespace ssdlab;

@@ -1,4 +1,4 @@
-// The drive's event queue (model/time/timeline.h): callback order, cancellation, the hand-over to
+// The drive's event queue (base/time/timeline.h): callback order, cancellation, the hand-over to
 // SystemC processes, and results that do not depend on whether the pump runs ahead.
 #include <catch2/catch.hpp>
 
@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "model/sim/scenario_runner.h"
-#include "model/time/timeline.h"
+#include "app/run/scenario_runner.h"
+#include "base/time/timeline.h"
 #include "timing_support.h"
 
 using namespace ssdlab;

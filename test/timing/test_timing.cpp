@@ -1,7 +1,7 @@
 #include <catch2/catch.hpp>
 
-#include "model/sim/drive_info.h"
-#include "model/sim/scenario_runner.h"
+#include "app/run/drive_info.h"
+#include "app/run/scenario_runner.h"
 #include "timing_support.h"
 
 using namespace ssdlab;

@@ -64,7 +64,7 @@ TEST_CASE("a mapping loaded before the simulation starts is on flash for the map
     aged.save(image);
   }
   ScenarioRunner loaded("loaded", scenario({read_all()}), config);
-  loaded.ssd.controller.ftl().load(image);
+  loaded.ssd.control().untimed_ftl().load(image);
   // The same mapping reached by writing it: its translation pages went to flash as the cache
   // evicted them.
   ScenarioRunner written("written", scenario({erase_phase(), fast_precondition(100, 100, spec_seed), read_all()}),
@@ -105,7 +105,7 @@ TEST_CASE("an FTL aged through ftl before the simulation starts leaves no flash 
   ScenarioRunner aged("aged", scenario({read}), config);
   PreconditionSpec spec;
   spec.random_percent = 200;
-  precondition(aged.ssd.controller.ftl(), spec);
+  precondition(aged.ssd.control().untimed_ftl(), spec);
   REQUIRE(aged.ssd.controller.ftl().stats().gc_units_copied > 0);
   run_to_end({&aged});
   const PhaseResult& r = aged.results()[0];

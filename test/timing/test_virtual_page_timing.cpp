@@ -3,7 +3,7 @@
 // unit-sized write does not.
 #include <catch2/catch.hpp>
 
-#include "model/sim/scenario_runner.h"
+#include "app/run/scenario_runner.h"
 #include "timing_support.h"
 
 using namespace ssdlab;

@@ -4,8 +4,8 @@
 #include <string>
 #include <vector>
 
-#include "model/config/config_loader.h"
-#include "model/sim/run_scenario.h"
+#include "app/run/run_scenario.h"
+#include "base/config/config_loader.h"
 
 namespace ssdlab::test {
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "model/config/config_loader.h"
+#include "base/config/config_loader.h"
 
 namespace ssdlab::config_test {
 

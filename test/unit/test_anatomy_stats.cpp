@@ -5,7 +5,7 @@
 #include <random>
 #include <vector>
 
-#include "model/stats/anatomy_stats.h"
+#include "base/stats/anatomy_stats.h"
 
 using namespace ssdlab;
 

@@ -4,9 +4,9 @@
 #include <string>
 #include <vector>
 
+#include "base/config/config_loader.h"
+#include "base/config/drive_memory.h"
 #include "config_test_support.h"
-#include "model/config/config_loader.h"
-#include "model/config/drive_memory.h"
 
 using namespace ssdlab;
 using namespace ssdlab::config_test;

@@ -6,9 +6,9 @@
 #include <set>
 #include <vector>
 
+#include "base/config/config_loader.h"
+#include "base/config/fio_job.h"
 #include "host/workload/job_generator.h"
-#include "model/config/config_loader.h"
-#include "model/config/fio_job.h"
 
 using namespace ssdlab;
 

@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
+#include "base/core/rng.h"
 #include "controller/ftl/ftl.h"
 #include "image_test_support.h"
-#include "model/core/rng.h"
 #include "test_support.h"
 
 using namespace ssdlab;

@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "base/core/rng.h"
 #include "controller/ftl/ftl.h"
-#include "model/core/rng.h"
 #include "test/unit/image_test_support.h"
 #include "test/unit/test_support.h"
 

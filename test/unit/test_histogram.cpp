@@ -5,9 +5,9 @@
 #include <cmath>
 #include <vector>
 
-#include "model/core/rng.h"
-#include "model/stats/histogram.h"
-#include "model/stats/sparse_histogram.h"
+#include "base/core/rng.h"
+#include "base/stats/histogram.h"
+#include "base/stats/sparse_histogram.h"
 
 using namespace ssdlab;
 

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "base/config/config_loader.h"
 #include "controller/ftl/ftl.h"
-#include "model/config/config_loader.h"
 #include "test_support.h"
 
 using namespace ssdlab;

@@ -11,8 +11,8 @@
 #include <fstream>
 #include <string>
 
-#include "model/config/config_loader.h"
-#include "model/config/fio_job.h"
+#include "base/config/config_loader.h"
+#include "base/config/fio_job.h"
 
 using namespace ssdlab;
 

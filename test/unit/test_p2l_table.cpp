@@ -3,10 +3,10 @@
 #include <sstream>
 #include <vector>
 
+#include "base/core/rng.h"
 #include "controller/ftl/ftl.h"
 #include "controller/ftl/p2l_table.h"
 #include "controller/ftl/precondition.h"
-#include "model/core/rng.h"
 #include "test_support.h"
 
 using namespace ssdlab;

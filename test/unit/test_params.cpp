@@ -1,4 +1,4 @@
-// The parameter table (model/config/params.h): every key documented, every key the shipped
+// The parameter table (base/config/params.h): every key documented, every key the shipped
 // configs and scenarios use declared, struct defaults equal to the table's, and the listing.
 #include <catch2/catch.hpp>
 #include <filesystem>
@@ -7,10 +7,10 @@
 #include <string>
 #include <vector>
 
-#include "model/config/config_loader.h"
-#include "model/config/params.h"
-#include "model/config/params_yaml.h"
-#include "model/core/units.h"
+#include "base/config/config_loader.h"
+#include "base/config/params.h"
+#include "base/config/params_yaml.h"
+#include "base/core/units.h"
 
 using namespace ssdlab;
 

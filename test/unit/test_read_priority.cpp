@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "base/config/config_loader.h"
 #include "controller/sched/flash_scheduler.h"
-#include "model/config/config_loader.h"
 
 using namespace ssdlab;
 

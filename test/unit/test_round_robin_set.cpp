@@ -4,7 +4,7 @@
 #include <random>
 #include <vector>
 
-#include "model/core/round_robin_set.h"
+#include "base/core/round_robin_set.h"
 
 using ssdlab::RoundRobinSet;
 

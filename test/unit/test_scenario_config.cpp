@@ -5,7 +5,7 @@
 #include <fstream>
 #include <string>
 
-#include "model/config/config_loader.h"
+#include "base/config/config_loader.h"
 
 using namespace ssdlab;
 

@@ -1,11 +1,11 @@
-// The statistics tree (model/stats/stats_tree.h): naming, phase differences, busy fractions,
+// The statistics tree (base/stats/stats_tree.h): naming, phase differences, busy fractions,
 // ratios, levels, the JSON shape and the catalogue.
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <stdexcept>
 
-#include "model/stats/stats_json.h"
-#include "model/stats/stats_tree.h"
+#include "base/stats/stats_json.h"
+#include "base/stats/stats_tree.h"
 
 using namespace ssdlab;
 

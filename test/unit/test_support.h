@@ -7,10 +7,10 @@
 #include <string>
 #include <vector>
 
+#include "base/config/config.h"
+#include "base/core/rng.h"
 #include "controller/ftl/ftl.h"
 #include "controller/ftl/precondition.h"
-#include "model/config/config.h"
-#include "model/core/rng.h"
 
 namespace ssdlab::test {
 

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "model/core/units.h"
+#include "base/core/units.h"
 
 using namespace ssdlab;
 

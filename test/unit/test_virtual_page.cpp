@@ -8,8 +8,8 @@
 #include <map>
 #include <vector>
 
+#include "base/core/rng.h"
 #include "controller/ftl/virtual_page.h"
-#include "model/core/rng.h"
 #include "test_support.h"
 
 using namespace ssdlab;

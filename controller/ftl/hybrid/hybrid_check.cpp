@@ -2,9 +2,9 @@
 #include <algorithm>
 #include <sstream>
 
-#include "controller/ftl/ftl.h"
+#include "base/stats/stats_tree.h"
+#include "controller/ftl/ftl_core.h"
 #include "controller/ftl/hybrid/hybrid_map.h"
-#include "model/stats/stats_tree.h"
 
 namespace ssdlab {
 
@@ -27,12 +27,15 @@ void HybridMap::register_stats(const StatGroup& g) const {
       "blocks", "log blocks in use over all dies");
 }
 
-std::string HybridMap::check_block(const Ftl& ftl, std::uint32_t block) const {
+std::string HybridMap::check_block(const FtlCore& ftl, std::uint32_t block) const {
   std::ostringstream err;
-  const bool free = ftl.m_state[block] == Ftl::BlockState::kFree;
-  if (free != (m_role[block] == Role::kFree) || ftl.m_state[block] == Ftl::BlockState::kClosed) {
-    err << "block " << block << " has FTL state " << int(ftl.m_state[block]) << " but hybrid role "
-        << int(m_role[block]);
+  const bool free = ftl.is_free(block);
+  if (free != (m_role[block] == Role::kFree) || ftl.is_closed(block)) {
+    err << "block " << block << " has FTL state "
+        << (free                   ? "free"
+            : ftl.is_closed(block) ? "closed"
+                                   : "open")
+        << " but hybrid role " << int(m_role[block]);
     return err.str();
   }
   if (m_role[block] == Role::kFree) return {};
@@ -44,8 +47,8 @@ std::string HybridMap::check_block(const Ftl& ftl, std::uint32_t block) const {
   // The LPN whose valid copy is at `page` of block `b`, or kNoLpn.
   const auto valid_lpn = [&ftl, this](std::uint32_t b, std::uint32_t page) {
     const Pua unit = m_geo.first_unit_of_page(b, page);
-    const Lpn lpn = ftl.m_p2l.get(unit);
-    return lpn < ftl.m_l2p.size() && ftl.m_l2p[lpn] == unit ? lpn : Ftl::kNoLpn;
+    const Lpn lpn = ftl.p2l().get(unit);
+    return lpn < ftl.user_units() && ftl.lookup(lpn) == unit ? lpn : FtlCore::kNoLpn;
   };
   if (m_role[block] == Role::kData) {
     if (owner == kNone || m_data[owner] != block) {
@@ -54,7 +57,7 @@ std::string HybridMap::check_block(const Ftl& ftl, std::uint32_t block) const {
     }
     for (std::uint32_t page = 0; page < m_upb; ++page) {
       const Lpn lpn = valid_lpn(block, page);
-      if (lpn != Ftl::kNoLpn && lpn != unit_of(owner, page)) {
+      if (lpn != FtlCore::kNoLpn && lpn != unit_of(owner, page)) {
         err << "data block " << block << " holds LPN " << lpn << " at page " << page << " (offset not fixed)";
         return err.str();
       }
@@ -79,7 +82,7 @@ std::string HybridMap::check_block(const Ftl& ftl, std::uint32_t block) const {
   const bool in_order = m_in_order[block] && owner != kNone;
   for (std::uint32_t page = 0; page < m_upb; ++page) {
     const Lpn lpn = valid_lpn(block, page);
-    if (lpn != Ftl::kNoLpn && (page >= next || home_die(lpn) != die || (owner != kNone && lbn_of(lpn) != owner))) {
+    if (lpn != FtlCore::kNoLpn && (page >= next || home_die(lpn) != die || (owner != kNone && lbn_of(lpn) != owner))) {
       err << "log block " << block << " (logical block " << owner << ", " << next << " pages written) holds LPN " << lpn
           << " of logical block " << lbn_of(lpn) << " at page " << page;
       return err.str();
@@ -87,8 +90,8 @@ std::string HybridMap::check_block(const Ftl& ftl, std::uint32_t block) const {
     if (!in_order || page >= next) continue;
     // Written in order: page p holds unit p of the owner (a switch makes the log the data
     // block), newer than the data block's copy (which the switch erases).
-    const Lpn written = ftl.m_p2l.get(m_geo.first_unit_of_page(block, page));
-    if (written != unit_of(owner, page) || (data != kNone && valid_lpn(data, page) != Ftl::kNoLpn)) {
+    const Lpn written = ftl.p2l().get(m_geo.first_unit_of_page(block, page));
+    if (written != unit_of(owner, page) || (data != kNone && valid_lpn(data, page) != FtlCore::kNoLpn)) {
       err << "log block " << block << " is marked as written in order for logical block " << owner << ", but page "
           << page << " holds LPN " << written
           << (data != kNone ? " or its data block still holds that offset's valid copy" : "");
@@ -98,7 +101,7 @@ std::string HybridMap::check_block(const Ftl& ftl, std::uint32_t block) const {
   return {};
 }
 
-std::string HybridMap::check(const Ftl& ftl) const {
+std::string HybridMap::check(const FtlCore& ftl) const {
   std::ostringstream err;
   const auto is_role = [this](std::uint32_t b, Role r) { return b < m_geo.blocks && m_role[b] == r; };
   for (std::uint32_t lbn = 0; lbn < m_data.size(); ++lbn) {
@@ -138,9 +141,9 @@ std::string HybridMap::check(const Ftl& ftl) const {
     }
     // Every log on the die listed once (a log listed twice, or not at all, counts wrong), and
     // a free block left for a merge.
-    if (free_blocks != ftl.m_dies[die].free_count || logs != logs_in_use(d) || logs > m_logs_per_die ||
+    if (free_blocks != ftl.free_blocks(die) || logs != logs_in_use(d) || logs > m_logs_per_die ||
         free_blocks + data + logs != m_geo.blocks_per_die || free_blocks == 0) {
-      err << "die " << die << ": " << free_blocks << " free (pool says " << ftl.m_dies[die].free_count << "), " << data
+      err << "die " << die << ": " << free_blocks << " free (pool says " << ftl.free_blocks(die) << "), " << data
           << " data, " << logs << " log blocks (listed " << logs_in_use(d) << ", limit " << m_logs_per_die << ")";
       return err.str();
     }

@@ -1,17 +1,18 @@
-// Hybrid log-block FTL: placement and merges (hybrid_map.h). Works on the Ftl's tables as its
-// friend, as GarbageCollector does: the L2P/P2L, valid counts, block states and free pools.
+// Hybrid log-block FTL: placement and merges (hybrid_map.h). Works on the Ftl's tables through
+// FtlCore (controller/ftl/ftl_core.h), as GarbageCollector does: lookups, free pools, taking a
+// block, programming a unit at a page, erasing a block.
 #include "controller/ftl/hybrid/hybrid_map.h"
+
+#include "controller/ftl/ftl_core.h"
 
 #include <algorithm>
 #include <stdexcept>
 #include <string>
 
-#include "controller/ftl/ftl.h"
-
 namespace ssdlab {
 
 namespace {
-bool on_flash(std::uint32_t entry) { return entry != kUnmapped && !(entry & Ftl::kBufferedBit); }
+bool on_flash(std::uint32_t entry) { return FtlCore::on_flash(entry); }
 }  // namespace
 
 HybridMap::HybridMap(const Geometry& geo, std::uint32_t user_units, const HybridConfig& config)
@@ -58,7 +59,7 @@ std::uint64_t HybridMap::map_bytes() const {
 
 std::uint32_t HybridMap::log_blocks_in_use(std::uint32_t die) const { return logs_in_use(m_die_state[die]); }
 
-void HybridMap::place(Ftl& ftl, std::uint32_t die, Lpn lpn, std::uint32_t cookie, std::vector<NandOp>& ops) {
+void HybridMap::place(FtlCore& ftl, std::uint32_t die, Lpn lpn, std::uint32_t cookie, std::vector<NandOp>& ops) {
   if (home_die(lpn) != die) throw std::logic_error("hybrid FTL: a unit placed off its home die");
   if (m_config.scheme == HybridScheme::kFast) {
     place_fast(ftl, die, lpn, cookie, ops);
@@ -67,7 +68,7 @@ void HybridMap::place(Ftl& ftl, std::uint32_t die, Lpn lpn, std::uint32_t cookie
   }
 }
 
-void HybridMap::place_fast(Ftl& ftl, std::uint32_t die, Lpn lpn, std::uint32_t cookie, std::vector<NandOp>& ops) {
+void HybridMap::place_fast(FtlCore& ftl, std::uint32_t die, Lpn lpn, std::uint32_t cookie, std::vector<NandOp>& ops) {
   Die& d = m_die_state[die];
   const std::uint32_t lbn = lbn_of(lpn), offset = offset_of(lpn);
   if (d.sw != kNone && m_owner[d.sw] == lbn && m_next[d.sw] == offset) {  // extends the sequential log
@@ -89,7 +90,7 @@ void HybridMap::place_fast(Ftl& ftl, std::uint32_t die, Lpn lpn, std::uint32_t c
   append_log(ftl, die, d.logs.back(), lpn, cookie, ops);
 }
 
-void HybridMap::place_bast(Ftl& ftl, std::uint32_t die, Lpn lpn, std::uint32_t cookie, std::vector<NandOp>& ops) {
+void HybridMap::place_bast(FtlCore& ftl, std::uint32_t die, Lpn lpn, std::uint32_t cookie, std::vector<NandOp>& ops) {
   Die& d = m_die_state[die];
   const std::uint32_t lbn = lbn_of(lpn);
   std::uint32_t log = m_log_of[lbn];
@@ -107,18 +108,16 @@ void HybridMap::place_bast(Ftl& ftl, std::uint32_t die, Lpn lpn, std::uint32_t c
   if (m_next[log] == m_upb && m_in_order[log]) switch_log(ftl, die, log, ops);
 }
 
-void HybridMap::append_log(Ftl& ftl, std::uint32_t die, std::uint32_t block, Lpn lpn, std::uint32_t cookie,
+void HybridMap::append_log(FtlCore& ftl, std::uint32_t die, std::uint32_t block, Lpn lpn, std::uint32_t cookie,
                            std::vector<NandOp>& ops) {
   const std::uint32_t page = m_next[block]++;
   if (m_owner[block] == kNone || lbn_of(lpn) != m_owner[block] || offset_of(lpn) != page) m_in_order[block] = 0;
   program_unit(ftl, die, block, page, lpn, OpOrigin::kHost, cookie, ops);
 }
 
-std::uint32_t HybridMap::take_block(Ftl& ftl, std::uint32_t die, Role role, std::uint32_t owner) {
-  if (ftl.m_dies[die].free_count == 0)
-    throw std::logic_error("hybrid FTL: no free block on die " + std::to_string(die));
-  const std::uint32_t block = ftl.take_free(die);
-  ftl.m_state[block] = Ftl::BlockState::kOpen;  // data and log blocks are in no GC policy list
+std::uint32_t HybridMap::take_block(FtlCore& ftl, std::uint32_t die, Role role, std::uint32_t owner) {
+  if (ftl.free_blocks(die) == 0) throw std::logic_error("hybrid FTL: no free block on die " + std::to_string(die));
+  const std::uint32_t block = ftl.take_block(die);  // data and log blocks are in no GC policy list
   m_role[block] = role;
   m_owner[block] = owner;
   m_next[block] = 0;
@@ -127,50 +126,29 @@ std::uint32_t HybridMap::take_block(Ftl& ftl, std::uint32_t die, Role role, std:
   return block;
 }
 
-void HybridMap::erase_block(Ftl& ftl, std::uint32_t die, std::uint32_t block, std::vector<NandOp>& ops) {
-  if (ftl.m_valid[block] != 0) throw std::logic_error("hybrid FTL: erasing a block that holds valid units");
-  ++ftl.m_erase_count[block];
-  ++ftl.m_stats.erases;
-  ++ftl.m_stats.gc_erases;
+void HybridMap::erase_block(FtlCore& ftl, std::uint32_t die, std::uint32_t block, std::vector<NandOp>& ops) {
+  if (ftl.valid_units(block) != 0) throw std::logic_error("hybrid FTL: erasing a block that holds valid units");
   ++m_stats.merge_erases;
-  ftl.m_state[block] = Ftl::BlockState::kFree;
-  ftl.push_free(die, block);
   m_role[block] = Role::kFree;
   m_owner[block] = kNone;
-  if (ftl.m_listener) ftl.m_listener->erased(block);
-  append_op(ops, NandOpKind::kErase, OpOrigin::kGc, die, block, 0, 0, 0);
+  ftl.erase_victim(die, block, ops);  // counted as a GC erase, back to the die's free pool
 }
 
-void HybridMap::program_unit(Ftl& ftl, std::uint32_t die, std::uint32_t block, std::uint32_t page, Lpn lpn,
+void HybridMap::program_unit(FtlCore& ftl, std::uint32_t die, std::uint32_t block, std::uint32_t page, Lpn lpn,
                              OpOrigin origin, std::uint32_t cookie, std::vector<NandOp>& ops) {
-  const Pua unit = m_geo.first_unit_of_page(block, page);
-  const std::uint32_t old = ftl.m_l2p[lpn];
-  if (on_flash(old)) {
-    ftl.invalidate(old);
-    if (ftl.m_listener) ftl.m_listener->relocated(lpn, old, unit);
-  }
-  ftl.m_l2p[lpn] = unit;
-  ftl.m_p2l.set(unit, lpn);
-  ++ftl.m_valid[block];
-  if (origin == OpOrigin::kHost) {
-    ++ftl.m_stats.host_units_programmed;
-  } else {
-    ++ftl.m_stats.gc_units_copied;
-  }
-  ++ftl.m_stats.pages_programmed;
-  append_op(ops, NandOpKind::kProgram, origin, die, block, page, m_geo.page_bytes, cookie);
+  ftl.program_unit(die, block, page, lpn, origin, cookie, ops);
 }
 
-void HybridMap::copy_unit(Ftl& ftl, std::uint32_t die, Lpn lpn, std::uint32_t block, std::uint32_t page,
+void HybridMap::copy_unit(FtlCore& ftl, std::uint32_t die, Lpn lpn, std::uint32_t block, std::uint32_t page,
                           std::vector<NandOp>& ops) {
-  const Pua from = ftl.m_l2p[lpn];
+  const Pua from = ftl.lookup(lpn);
   const std::uint32_t from_block = m_geo.block_of_unit(from);
   append_op(ops, NandOpKind::kRead, OpOrigin::kGc, die, from_block, m_geo.page_of_unit(from), m_geo.unit_bytes, 0);
   ++m_stats.merge_reads;
   program_unit(ftl, die, block, page, lpn, OpOrigin::kGc, 0, ops);
 }
 
-void HybridMap::merge_log(Ftl& ftl, std::uint32_t die, std::uint32_t log, std::vector<NandOp>& ops) {
+void HybridMap::merge_log(FtlCore& ftl, std::uint32_t die, std::uint32_t log, std::vector<NandOp>& ops) {
   const bool in_order = m_in_order[log] && m_owner[log] != kNone;
   if (in_order && (m_next[log] == m_upb || m_config.partial_merge)) {
     switch_log(ftl, die, log, ops);
@@ -179,14 +157,14 @@ void HybridMap::merge_log(Ftl& ftl, std::uint32_t die, std::uint32_t log, std::v
   }
 }
 
-void HybridMap::switch_log(Ftl& ftl, std::uint32_t die, std::uint32_t log, std::vector<NandOp>& ops) {
+void HybridMap::switch_log(FtlCore& ftl, std::uint32_t die, std::uint32_t log, std::vector<NandOp>& ops) {
   const std::uint32_t lbn = m_owner[log];
   if (m_next[log] < m_upb) {  // partial: the rest comes from wherever it is valid now
     ++m_stats.partial_merges;
     for (std::uint32_t offset = m_next[log]; offset < m_upb; ++offset) {
       const std::uint64_t lpn = unit_of(lbn, offset);
       if (lpn >= m_user_units) break;
-      if (on_flash(ftl.m_l2p[lpn])) copy_unit(ftl, die, static_cast<Lpn>(lpn), log, offset, ops);
+      if (on_flash(ftl.lookup(lpn))) copy_unit(ftl, die, static_cast<Lpn>(lpn), log, offset, ops);
     }
     m_next[log] = m_upb;
   } else {
@@ -199,14 +177,14 @@ void HybridMap::switch_log(Ftl& ftl, std::uint32_t die, std::uint32_t log, std::
   if (old != kNone) erase_block(ftl, die, old, ops);
 }
 
-void HybridMap::full_merge(Ftl& ftl, std::uint32_t die, std::uint32_t lbn, std::vector<NandOp>& ops) {
+void HybridMap::full_merge(FtlCore& ftl, std::uint32_t die, std::uint32_t lbn, std::vector<NandOp>& ops) {
   ++m_stats.full_merges;
   const std::uint32_t old = m_data[lbn];
   std::uint32_t dest = kNone;
   for (std::uint32_t offset = 0; offset < m_upb; ++offset) {
     const std::uint64_t lpn = unit_of(lbn, offset);
     if (lpn >= m_user_units) break;
-    if (!on_flash(ftl.m_l2p[lpn])) continue;  // unmapped, or newer data waits in the buffer
+    if (!on_flash(ftl.lookup(lpn))) continue;  // unmapped, or newer data waits in the buffer
     if (dest == kNone) dest = take_block(ftl, die, Role::kData, lbn);
     copy_unit(ftl, die, static_cast<Lpn>(lpn), dest, offset, ops);
   }
@@ -226,14 +204,14 @@ void HybridMap::full_merge(Ftl& ftl, std::uint32_t die, std::uint32_t lbn, std::
   }
 }
 
-void HybridMap::evict_random_log(Ftl& ftl, std::uint32_t die, std::vector<NandOp>& ops) {
+void HybridMap::evict_random_log(FtlCore& ftl, std::uint32_t die, std::vector<NandOp>& ops) {
   Die& d = m_die_state[die];
   const std::uint32_t victim = d.logs.front();
   d.logs.erase(d.logs.begin());
   for (std::uint32_t page = 0; page < m_next[victim]; ++page) {
     const Pua unit = m_geo.first_unit_of_page(victim, page);
-    const Lpn lpn = ftl.m_p2l.get(unit);
-    if (lpn != Ftl::kNoLpn && ftl.m_l2p[lpn] == unit) full_merge(ftl, die, lbn_of(lpn), ops);
+    const Lpn lpn = ftl.p2l().get(unit);
+    if (lpn != FtlCore::kNoLpn && ftl.lookup(lpn) == unit) full_merge(ftl, die, lbn_of(lpn), ops);
   }
   erase_block(ftl, die, victim, ops);
 }
@@ -247,19 +225,6 @@ void HybridMap::forget_log(std::uint32_t die, std::uint32_t log) {
     if (it != d.logs.end()) d.logs.erase(it);
   }
   if (!m_log_of.empty() && m_owner[log] != kNone && m_log_of[m_owner[log]] == log) m_log_of[m_owner[log]] = kNone;
-}
-
-}  // namespace ssdlab
-
-// ---- the Ftl's side of the seam (ftl.h) ----------------------------------------------------
-
-namespace ssdlab {
-
-std::uint64_t Ftl::map_bytes() const { return m_hybrid ? m_hybrid->map_bytes() : 4 * std::uint64_t(m_l2p.size()); }
-
-bool Ftl::place_hybrid(std::uint32_t die, const Lpn* lpns, std::uint32_t count, std::uint32_t cookie, OpList& ops) {
-  for (std::uint32_t i = 0; i < count; ++i) m_hybrid->place(*this, die, lpns[i], cookie, ops);
-  return true;
 }
 
 }  // namespace ssdlab

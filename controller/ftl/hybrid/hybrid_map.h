@@ -33,14 +33,14 @@
 #include <string>
 #include <vector>
 
-#include "model/config/config.h"
-#include "model/config/geometry.h"
-#include "model/core/nand_op.h"
-#include "model/core/types.h"
+#include "base/config/config.h"
+#include "base/config/geometry.h"
+#include "base/core/nand_op.h"
+#include "base/core/types.h"
 
 namespace ssdlab {
 
-class Ftl;
+class FtlCore;  // controller/ftl/ftl_core.h: the tables it works on
 class StatGroup;
 
 struct HybridStats {
@@ -69,7 +69,7 @@ class HybridMap {
   // Programs host unit `lpn` (whose L2P entry is buffered) into a log on its home die `die`,
   // appending the merges that needs first. Always succeeds (the config check keeps a free
   // block for a merge on every die).
-  void place(Ftl& ftl, std::uint32_t die, Lpn lpn, std::uint32_t cookie, std::vector<NandOp>& ops);
+  void place(FtlCore& ftl, std::uint32_t die, Lpn lpn, std::uint32_t cookie, std::vector<NandOp>& ops);
   // Every block free again (the Ftl's secure erase).
   void clear();
 
@@ -92,7 +92,7 @@ class HybridMap {
   // offsets, what each log may hold (its die, its logical block, nothing valid past its write
   // position), a log marked as written in order really being so and newer than its data block,
   // pool limits and a free block per die. Empty when all hold (hybrid_check.cpp).
-  std::string check(const Ftl& ftl) const;
+  std::string check(const FtlCore& ftl) const;
 
   // The map in a drive image (section HYBR of Ftl::save, hybrid_image.cpp): per block its role,
   // owner, write position and order flag, per die its log lists, and the statistics.
@@ -114,27 +114,27 @@ class HybridMap {
     return static_cast<std::uint32_t>(d.logs.size()) + (d.sw != kNone ? 1 : 0);
   }
 
-  void place_fast(Ftl& ftl, std::uint32_t die, Lpn lpn, std::uint32_t cookie, std::vector<NandOp>& ops);
-  void place_bast(Ftl& ftl, std::uint32_t die, Lpn lpn, std::uint32_t cookie, std::vector<NandOp>& ops);
+  void place_fast(FtlCore& ftl, std::uint32_t die, Lpn lpn, std::uint32_t cookie, std::vector<NandOp>& ops);
+  void place_bast(FtlCore& ftl, std::uint32_t die, Lpn lpn, std::uint32_t cookie, std::vector<NandOp>& ops);
   // The next page of log `block`: a host unit (cookie) or nothing else.
-  void append_log(Ftl& ftl, std::uint32_t die, std::uint32_t block, Lpn lpn, std::uint32_t cookie,
+  void append_log(FtlCore& ftl, std::uint32_t die, std::uint32_t block, Lpn lpn, std::uint32_t cookie,
                   std::vector<NandOp>& ops);
-  std::uint32_t take_block(Ftl& ftl, std::uint32_t die, Role role, std::uint32_t owner);
-  void erase_block(Ftl& ftl, std::uint32_t die, std::uint32_t block, std::vector<NandOp>& ops);
+  std::uint32_t take_block(FtlCore& ftl, std::uint32_t die, Role role, std::uint32_t owner);
+  void erase_block(FtlCore& ftl, std::uint32_t die, std::uint32_t block, std::vector<NandOp>& ops);
   // Reads lpn's valid copy and programs it to `page` of `block` (a merge copy).
-  void copy_unit(Ftl& ftl, std::uint32_t die, Lpn lpn, std::uint32_t block, std::uint32_t page,
+  void copy_unit(FtlCore& ftl, std::uint32_t die, Lpn lpn, std::uint32_t block, std::uint32_t page,
                  std::vector<NandOp>& ops);
-  void program_unit(Ftl& ftl, std::uint32_t die, std::uint32_t block, std::uint32_t page, Lpn lpn, OpOrigin origin,
+  void program_unit(FtlCore& ftl, std::uint32_t die, std::uint32_t block, std::uint32_t page, Lpn lpn, OpOrigin origin,
                     std::uint32_t cookie, std::vector<NandOp>& ops);
   // A log block is merged: switch/partial if written in order (and allowed), else full.
-  void merge_log(Ftl& ftl, std::uint32_t die, std::uint32_t log, std::vector<NandOp>& ops);
-  void switch_log(Ftl& ftl, std::uint32_t die, std::uint32_t log, std::vector<NandOp>& ops);
-  void full_merge(Ftl& ftl, std::uint32_t die, std::uint32_t lbn, std::vector<NandOp>& ops);
+  void merge_log(FtlCore& ftl, std::uint32_t die, std::uint32_t log, std::vector<NandOp>& ops);
+  void switch_log(FtlCore& ftl, std::uint32_t die, std::uint32_t log, std::vector<NandOp>& ops);
+  void full_merge(FtlCore& ftl, std::uint32_t die, std::uint32_t lbn, std::vector<NandOp>& ops);
   // fast: the oldest random log goes (a full merge of each logical block it holds).
-  void evict_random_log(Ftl& ftl, std::uint32_t die, std::vector<NandOp>& ops);
+  void evict_random_log(FtlCore& ftl, std::uint32_t die, std::vector<NandOp>& ops);
   // The log is no longer one (merged or switched): out of the die's lists.
   void forget_log(std::uint32_t die, std::uint32_t log);
-  std::string check_block(const Ftl& ftl, std::uint32_t block) const;
+  std::string check_block(const FtlCore& ftl, std::uint32_t block) const;
 
   Geometry m_geo;
   HybridConfig m_config;

@@ -7,8 +7,8 @@
 #include <utility>
 #include <vector>
 
+#include "base/config/replay_spec.h"
 #include "host/workload/trace/trace_source.h"
-#include "model/config/replay_spec.h"
 
 namespace ssdlab {
 

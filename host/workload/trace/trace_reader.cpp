@@ -1,5 +1,7 @@
 #include "host/workload/trace/trace_reader.h"
 
+#include "base/config/trace_format_names.h"
+
 #include <cstring>
 #include <limits>
 
@@ -11,6 +13,7 @@ using trace_detail::RawRecord;
 
 namespace {
 
+static_assert(std::size_t(kTraceFormats) == kTraceFormatCount, "a name for every trace format");
 constexpr TraceFormat kAllFormats[kTraceFormats] = {TraceFormat::kMsr,   TraceFormat::kSpc,   TraceFormat::kBlkparse,
                                                     TraceFormat::kFioV2, TraceFormat::kFioV3, TraceFormat::kDiskSim};
 
@@ -31,44 +34,27 @@ const char* to_string(TraceOp op) {
 }
 
 const char* to_string(TraceFormat format) {
-  switch (format) {
-    case TraceFormat::kMsr:
-      return "msr";
-    case TraceFormat::kSpc:
-      return "spc";
-    case TraceFormat::kBlkparse:
-      return "blkparse";
-    case TraceFormat::kFioV2:
-      return "fio2";
-    case TraceFormat::kFioV3:
-      return "fio3";
-    case TraceFormat::kDiskSim:
-      return "disksim";
-  }
-  return "?";
+  const auto i = static_cast<std::size_t>(format);
+  return i < kTraceFormatCount ? kTraceFormatNames[i] : "?";
 }
 
 bool parse_trace_format(const std::string& name, TraceFormat& format) {
-  for (const TraceFormat f : kAllFormats) {
-    if (name == to_string(f)) {
-      format = f;
+  for (std::size_t i = 0; i < kTraceFormatCount; ++i)
+    if (name == kTraceFormatNames[i]) {
+      format = static_cast<TraceFormat>(i);
       return true;
     }
-  }
-  if (name == "umass")
-    format = TraceFormat::kSpc;
-  else if (name == "iolog2")
-    format = TraceFormat::kFioV2;
-  else if (name == "iolog3")
-    format = TraceFormat::kFioV3;
-  else
-    return false;
-  return true;
+  for (const TraceFormatAlias& a : kTraceFormatAliases)
+    if (name == a.alias) {
+      format = static_cast<TraceFormat>(a.format);
+      return true;
+    }
+  return false;
 }
 
 std::string trace_format_names() {
   std::string out;
-  for (const TraceFormat f : kAllFormats) out += std::string(out.empty() ? "" : ", ") + to_string(f);
+  for (const char* n : kTraceFormatNames) out += std::string(out.empty() ? "" : ", ") + n;
   return out;
 }
 

@@ -5,7 +5,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "model/core/types.h"
+#include "base/core/types.h"
 
 namespace ssdlab {
 
@@ -14,7 +14,7 @@ const char* to_string(TraceOp op);
 
 // The formats read (FORMATS.md in the project's shared reference, docs/trace-replay.md).
 enum class TraceFormat : std::uint8_t { kMsr, kSpc, kBlkparse, kFioV2, kFioV3, kDiskSim };
-constexpr int kTraceFormats = 6;
+constexpr int kTraceFormats = 6;  // == kTraceFormatNames' size (checked in trace_reader.cpp)
 const char* to_string(TraceFormat format);
 // "msr", "spc" (also "umass"), "blkparse", "fio2"/"iolog2", "fio3"/"iolog3", "disksim";
 // false for any other name.

@@ -1,0 +1,94 @@
+#include "app/run/drive_info.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <ostream>
+#include <string>
+
+#include "base/config/geometry.h"
+#include "base/core/units.h"
+#include "controller/sc/sata_if.h"
+#include "host/sata/sata_wire.h"
+
+namespace ssdlab {
+
+namespace {
+
+double link_mbps(const DriveConfig& c, FisKind data_kind, std::uint32_t bytes) {
+  // One command: command FIS, data (DMA setup + data FISes), completion.
+  const Fis cmd{FisKind::kCommand};
+  Fis data{data_kind};
+  data.data_bytes = bytes;
+  const Fis sdb{FisKind::kSetDeviceBits};
+  const std::uint64_t wire = fis_wire_bytes(cmd) + fis_wire_bytes(data) + fis_wire_bytes(sdb);
+  const double seconds = double(transfer_picos(wire, c.host.sata_line_bps, 10)) / double(kPicosPerSec);
+  return double(bytes) / seconds / 1e6;
+}
+
+double seconds(Picos ps) { return double(ps) / double(kPicosPerSec); }
+
+}  // namespace
+
+DriveCeilings drive_ceilings(const DriveConfig& c) {
+  DriveCeilings d;
+  const NandConfig& n = c.nand;
+  d.link_read_mbps = link_mbps(c, FisKind::kDataToHost, 128 * 1024);
+  d.link_write_mbps = link_mbps(c, FisKind::kDataToDevice, 128 * 1024);
+  d.link_4k_iops = link_mbps(c, FisKind::kDataToHost, 4096) * 1e6 / 4096;
+  const double bus_bps = double(n.bus_bytes_per_s);
+  const double page = n.page_size_bytes;
+  const double cmd = seconds(n.t_cmd_ps);
+  d.bus_read_mbps = n.channels * page / (cmd + page / bus_bps) / 1e6;
+  d.bus_write_mbps = d.bus_read_mbps;
+  Picos t_read = 0, t_prog = 0;
+  for (std::uint32_t t = 0; t < n.page_types(); ++t) {
+    t_read += n.t_read_ps[t];
+    t_prog += n.t_prog_ps[t];
+  }
+  const double mean_read = seconds(t_read) / n.page_types();
+  const double mean_prog = seconds(t_prog) / n.page_types();
+  d.die_read_mbps = n.dies() * page / (cmd + mean_read + page / bus_bps) / 1e6;
+  d.die_write_mbps = n.dies() * page / (cmd + page / bus_bps + mean_prog) / 1e6;
+  // A unit of several pages (a virtual page) reads only the page holding the 4 KiB.
+  const double unit = std::min<double>(c.controller.mapping_unit_bytes, page);
+  d.die_4k_read_iops = n.dies() / (cmd + mean_read + unit / bus_bps);
+  return d;
+}
+
+void print_drive_info(std::ostream& out, const DriveConfig& c) {
+  const NandConfig& n = c.nand;
+  const Geometry g = Geometry::from(c);
+  const DriveCeilings d = drive_ceilings(c);
+  const std::string per_page = g.pages_per_unit > 1 ? "virtual pages of " + std::to_string(g.pages_per_unit) +
+                                                          " pages on as many dies (docs/virtual-pages.md)"
+                                                    : std::to_string(g.units_per_page) + " per page";
+  char buf[4096];
+  std::snprintf(buf, sizeof buf,
+                "drive            %s (%s)\n"
+                "raw capacity     %llu bytes (%s)\n"
+                "user capacity    %llu bytes = %llu sectors (%.2f GB, %.2f GiB)\n"
+                "over-provision   %.2f %% of raw hidden from the host\n"
+                "geometry         %u channels x %u dies = %u dies, %u blocks/die, %u pages/block, %s pages (%s), "
+                "block %s\n"
+                "mapping          %s units, %s, %llu physical units, %llu LPNs\n"
+                "link             SATA %s, %u NCQ tags used\n"
+                "ceilings (MB/s)  link read %.1f, link write %.1f | buses %.1f | dies read %.1f, dies write %.1f\n"
+                "4 KiB reads      link %.0f IOPS, dies %.0f IOPS\n"
+                "expected limit   seq read %.1f MB/s, seq write %.1f MB/s\n",
+                c.name.c_str(), c.source_path.c_str(), static_cast<unsigned long long>(n.raw_bytes()),
+                format_size(n.raw_bytes()).c_str(), static_cast<unsigned long long>(c.controller.user_bytes),
+                static_cast<unsigned long long>(c.controller.user_bytes / kSectorBytes), c.controller.user_bytes / 1e9,
+                c.controller.user_bytes / double(1ull << 30),
+                100.0 * (1.0 - double(c.controller.user_bytes) / double(n.raw_bytes())), n.channels, n.dies_per_channel,
+                n.dies(), g.blocks_per_die, n.pages_per_block, format_size(n.page_size_bytes).c_str(),
+                to_string(n.cell), format_size(std::uint64_t(n.pages_per_block) * n.page_size_bytes).c_str(),
+                format_size(g.unit_bytes).c_str(), per_page.c_str(), static_cast<unsigned long long>(g.total_units),
+                static_cast<unsigned long long>((c.controller.user_bytes + g.unit_bytes - 1) / g.unit_bytes),
+                format_bits_per_s(c.host.sata_line_bps).c_str(), std::min(c.host.ncq_tags, c.controller.queue_depth),
+                d.link_read_mbps, d.link_write_mbps, d.bus_read_mbps, d.die_read_mbps, d.die_write_mbps, d.link_4k_iops,
+                d.die_4k_read_iops, std::min({d.link_read_mbps, d.bus_read_mbps, d.die_read_mbps}),
+                std::min({d.link_write_mbps, d.bus_write_mbps, d.die_write_mbps}));
+  out << buf;
+}
+
+}  // namespace ssdlab

@@ -1,0 +1,25 @@
+// Facts derived from a drive config: capacities, parallelism and the bandwidth ceilings
+// that the link, the channel buses and the dies each impose on their own.
+#pragma once
+
+#include <iosfwd>
+
+#include "base/config/config.h"
+
+namespace ssdlab {
+
+struct DriveCeilings {
+  double link_read_mbps = 0;  // 128 KiB reads, payload only, FIS overheads paid
+  double link_write_mbps = 0;
+  double link_4k_iops = 0;   // link alone, 4 KiB transfers
+  double bus_read_mbps = 0;  // all channels moving page data out
+  double bus_write_mbps = 0;
+  double die_read_mbps = 0;     // all dies reading whole pages back to back
+  double die_write_mbps = 0;    // all dies programming (mean tPROG over page types)
+  double die_4k_read_iops = 0;  // one mapping unit per read
+};
+
+DriveCeilings drive_ceilings(const DriveConfig& config);
+void print_drive_info(std::ostream& out, const DriveConfig& config);
+
+}  // namespace ssdlab

@@ -1,0 +1,82 @@
+// Names of config enums and resolution of scenario amounts.
+#include "base/config/config.h"
+#include "base/config/gc_policy_names.h"
+
+#include <cmath>
+#include <limits>
+
+#include "base/config/scenario.h"
+
+namespace ssdlab {
+
+const char* to_string(CellType cell) {
+  switch (cell) {
+    case CellType::kSlc:
+      return "SLC";
+    case CellType::kMlc:
+      return "MLC";
+    case CellType::kTlc:
+      return "TLC";
+  }
+  return "?";
+}
+
+const char* to_string(GcPolicyKind policy) { return kGcPolicyNames[static_cast<std::size_t>(policy)]; }
+
+const char* to_string(HybridScheme scheme) { return scheme == HybridScheme::kBast ? "bast" : "fast"; }
+
+const char* to_string(GcDestination destination) {
+  return destination == GcDestination::kShared ? "shared" : "separate";
+}
+
+const char* to_string(GcRelocation relocation) { return relocation == GcRelocation::kStriped ? "striped" : "in_die"; }
+
+const char* to_string(ReadPriority priority) {
+  switch (priority) {
+    case ReadPriority::kOverGc:
+      return "over_gc";
+    case ReadPriority::kOverAll:
+      return "over_all";
+    case ReadPriority::kOff:
+      break;
+  }
+  return "off";
+}
+
+const char* to_string(RwMode mode) {
+  switch (mode) {
+    case RwMode::kRead:
+      return "read";
+    case RwMode::kWrite:
+      return "write";
+    case RwMode::kRandRead:
+      return "randread";
+    case RwMode::kRandWrite:
+      return "randwrite";
+    case RwMode::kRandRw:
+      return "randrw";
+    case RwMode::kReadWrite:
+      return "readwrite";
+    case RwMode::kTrim:
+      return "trim";
+    case RwMode::kRandTrim:
+      return "randtrim";
+    case RwMode::kTrimWrite:
+      return "trimwrite";
+  }
+  return "?";
+}
+
+// Percentages are rounded down to whole bytes (no sector or block alignment here);
+// the result saturates at the largest 64-bit value.
+std::uint64_t Amount::resolve(std::uint64_t capacity_bytes) const {
+  if (!is_percent) return bytes;
+  if (percent == 100.0) return capacity_bytes;
+  if (!(percent > 0.0)) return 0;
+  const long double exact = static_cast<long double>(capacity_bytes) * static_cast<long double>(percent) / 100.0L;
+  const long double limit = static_cast<long double>(std::numeric_limits<std::uint64_t>::max());
+  if (exact >= limit) return std::numeric_limits<std::uint64_t>::max();
+  return static_cast<std::uint64_t>(std::floor(exact));
+}
+
+}  // namespace ssdlab

@@ -1,0 +1,125 @@
+// Validated drive configuration: plain structs, filled once by the loader
+// (config_loader.h) and handed to each component. No component sees YAML.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+
+#include "base/core/types.h"
+
+namespace ssdlab {
+
+enum class CellType { kSlc = 1, kMlc = 2, kTlc = 3 };  // value = bits per cell = page types
+enum class GcPolicyKind { kGreedy, kCostBenefit, kFifo, kRandom, kDChoice };
+// Where GC writes the units it relocates: its own open block per die, or the host's.
+enum class GcDestination { kSeparate, kShared };
+// Which die GC writes a victim's valid units to: the victim's own (in_die), or the next die of a
+// round-robin cursor over all dies, page by page (striped: a superblock-style GC whose copies
+// no longer follow the host's striping; controller/ftl/ftl.h, program_copies).
+enum class GcRelocation { kInDie, kStriped };
+// Which queued flash work a host read may overtake at a die (controller/sched/flash_scheduler.h).
+enum class ReadPriority { kOff, kOverGc, kOverAll };
+
+// Which FTL maps the drive: page mapping (every unit anywhere), or a hybrid log-block FTL
+// (controller/ftl/hybrid/hybrid_map.h): block-mapped data blocks and a pool of page-mapped log blocks.
+enum class FtlScheme { kPage, kHybrid };
+// Hybrid: FAST (log blocks shared by all data blocks: one sequential log and random logs per die)
+// or BAST (one log block per data block).
+enum class HybridScheme { kFast, kBast };
+
+const char* to_string(CellType);
+const char* to_string(GcPolicyKind);
+const char* to_string(GcDestination);
+const char* to_string(GcRelocation);
+const char* to_string(ReadPriority);
+const char* to_string(HybridScheme);
+
+struct NandConfig {
+  std::uint32_t channels = 0;
+  std::uint32_t dies_per_channel = 0;
+  std::uint32_t planes_per_die = 1;  // multi-plane operations are not modelled: planes only add blocks
+  std::uint32_t blocks_per_plane = 0;
+  std::uint32_t pages_per_block = 0;
+  std::uint32_t page_size_bytes = 0;
+  CellType cell = CellType::kMlc;
+  // Per page type (index = page % bits_per_cell: 0 = LSB, 1 = CSB/MSB, 2 = MSB for TLC).
+  std::array<Picos, 3> t_read_ps{};
+  std::array<Picos, 3> t_prog_ps{};
+  Picos t_erase_ps = 0;
+  std::uint64_t bus_bytes_per_s = 0;  // channel data rate
+  Picos t_cmd_ps = 0;                 // command/address cycles on the bus per operation
+
+  std::uint32_t dies() const { return channels * dies_per_channel; }
+  std::uint32_t blocks_per_die() const { return planes_per_die * blocks_per_plane; }
+  std::uint64_t blocks() const { return std::uint64_t(dies()) * blocks_per_die(); }
+  std::uint64_t raw_bytes() const { return blocks() * pages_per_block * page_size_bytes; }
+  std::uint32_t page_types() const { return static_cast<std::uint32_t>(cell); }
+};
+
+struct GcConfig {
+  GcPolicyKind policy = GcPolicyKind::kGreedy;
+  // Per die. Foreground GC starts when a die's free blocks fall below `free_blocks_low`
+  // and reclaims victims until it has `free_blocks_high`.
+  std::uint32_t free_blocks_low = 2;
+  std::uint32_t free_blocks_high = 3;
+  // Background GC: once the host has been idle for `idle_delay`, dies with fewer than
+  // `idle_free_blocks` free blocks collect victims a page at a time until they have that many
+  // (or nothing more can be gained); a host command stops it. 0 disables it.
+  Picos idle_delay_ps = 100 * kPicosPerMs;
+  std::uint32_t idle_free_blocks = 0;
+  // d-choice: closed blocks sampled per victim (greedy among them); random is d = 1.
+  std::uint32_t d_choices = 4;
+  std::uint64_t seed = 1;  // of the random and d-choice samples
+  GcDestination destination = GcDestination::kSeparate;
+  GcRelocation relocation = GcRelocation::kInDie;
+  // Background GC yields to host reads: its queued ops are held in the controller and fed to a
+  // die one at a time, so a host read waits only for the op already on the die.
+  bool background_preemptible = false;
+};
+
+struct SchedulerConfig {
+  ReadPriority read_priority = ReadPriority::kOff;
+};
+
+struct HybridConfig {
+  HybridScheme scheme = HybridScheme::kFast;
+  std::uint32_t log_blocks = 0;  // log-block pool over all dies; 0 = every spare block not needed for a merge
+  bool partial_merge = true;     // a log written in order from its first page is completed from the data block
+};
+
+struct ControllerConfig {
+  std::uint32_t queue_depth = 32;        // device NCQ depth (1..32)
+  Picos firmware_cost_ps = 0;            // CPU time per command
+  Picos firmware_write_cost_ps = 0;      // extra CPU time per write command (allocation, mapping)
+  Picos firmware_gc_cost_ps = 0;         // CPU time per unit relocated by foreground GC
+  std::uint64_t write_buffer_bytes = 0;  // DRAM write buffer
+  bool write_cache = true;               // complete writes once buffered
+  bool trim = true;                      // DATA SET MANAGEMENT / TRIM supported
+  double op = 0.07;                      // spare fraction of raw capacity hidden from the host
+  std::uint64_t user_bytes = 0;          // derived from op (or given as `capacity`)
+  std::uint32_t mapping_unit_bytes = 4096;
+  // DRAM for the mapping table's translation pages; 0 = the whole table is in DRAM.
+  std::uint64_t mapping_cache_bytes = 0;
+  std::uint64_t max_transfer_bytes = 0;  // largest single ATA command (NBD splits above it)
+  GcConfig gc;
+  SchedulerConfig scheduler;
+  FtlScheme ftl = FtlScheme::kPage;
+  HybridConfig hybrid;
+};
+
+struct HostConfig {
+  std::uint64_t sata_line_bps = 3000000000ULL;  // 1.5, 3 or 6 Gb/s line rate, 8b/10b coded
+  std::uint32_t ncq_tags = 32;                  // 1..32; 1 = no NCQ
+};
+
+struct DriveConfig {
+  std::string name;
+  std::string description;
+  std::string source_path;  // file the config came from
+  NandConfig nand;
+  ControllerConfig controller;
+  HostConfig host;
+};
+
+}  // namespace ssdlab

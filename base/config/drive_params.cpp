@@ -1,0 +1,295 @@
+// The drive config keys: one entry each, bound to the DriveConfig member it fills.
+#include <iterator>
+#include <limits>
+
+#include "base/config/gc_policy_names.h"
+#include "base/config/params.h"
+
+namespace ssdlab {
+namespace {
+
+constexpr std::uint64_t kU32Max = std::numeric_limits<std::uint32_t>::max();
+
+void add_nand(ParamTable& t) {
+  using K = ParamKind;
+  t.push_back(make_param("name", K::kString)
+                  .required()
+                  .not_empty()
+                  .text([](DriveConfig& c) -> std::string& { return c.name; })
+                  .desc_is("name of the drive model (used in reports and as the NBD export name)"));
+  t.push_back(make_param("description", K::kString)
+                  .def("")
+                  .text([](DriveConfig& c) -> std::string& { return c.description; })
+                  .desc_is("free text describing the drive"));
+
+  t.push_back(make_param("nand", K::kSection).required().desc_is("the flash array: geometry and timing"));
+  t.push_back(make_param("nand.channels", K::kCount, "count")
+                  .required()
+                  .range(1, kU32Max)
+                  .u32([](DriveConfig& c) -> std::uint32_t& { return c.nand.channels; })
+                  .desc_is("independent flash buses, one controller port each"));
+  t.push_back(make_param("nand.dies_per_channel", K::kCount, "count")
+                  .required()
+                  .range(1, kU32Max)
+                  .u32([](DriveConfig& c) -> std::uint32_t& { return c.nand.dies_per_channel; })
+                  .desc_is("dies sharing one channel's bus (chip enables)"));
+  t.push_back(make_param("nand.planes_per_die", K::kCount, "count")
+                  .def("1")
+                  .range(1, kU32Max)
+                  .u32([](DriveConfig& c) -> std::uint32_t& { return c.nand.planes_per_die; })
+                  .desc_is("planes per die; multi-plane operations are not modelled, planes only add blocks"));
+  t.push_back(make_param("nand.blocks_per_plane", K::kCount, "count")
+                  .required()
+                  .range(1, kU32Max)
+                  .u32([](DriveConfig& c) -> std::uint32_t& { return c.nand.blocks_per_plane; })
+                  .desc_is("erase blocks per plane"));
+  t.push_back(make_param("nand.pages_per_block", K::kCount, "count")
+                  .required()
+                  .range(1, 65536)
+                  .u32([](DriveConfig& c) -> std::uint32_t& { return c.nand.pages_per_block; })
+                  .desc_is("program units (pages) per erase block"));
+  t.push_back(make_param("nand.page_size", K::kSize, "bytes")
+                  .required()
+                  .multiple(512)
+                  .range(512, kU32Max)
+                  .u32([](DriveConfig& c) -> std::uint32_t& { return c.nand.page_size_bytes; })
+                  .desc_is("data area of a page (spare/OOB bytes are not modelled)"));
+  t.push_back(make_param("nand.cell", K::kChoice)
+                  .required()
+                  .pick({"SLC", "MLC", "TLC"})
+                  .choice([](DriveConfig& c, std::size_t i) { c.nand.cell = static_cast<CellType>(i + 1); },
+                          [](const DriveConfig& c) { return static_cast<std::size_t>(c.nand.cell) - 1; })
+                  .desc_is("cell type: bits per cell = page types (SLC: lsb; MLC: lsb, msb; TLC: lsb, csb, msb)"));
+  t.push_back(make_param("nand.t_read", K::kPageTimes, "duration")
+                  .required()
+                  .times([](DriveConfig& c) -> std::array<Picos, 3>& { return c.nand.t_read_ps; })
+                  .desc_is("array-to-register read time: one duration, or one per page type {lsb, csb, msb}"));
+  t.push_back(make_param("nand.t_prog", K::kPageTimes, "duration")
+                  .required()
+                  .times([](DriveConfig& c) -> std::array<Picos, 3>& { return c.nand.t_prog_ps; })
+                  .desc_is("register-to-array program time: one duration, or one per page type {lsb, csb, msb}"));
+  t.push_back(make_param("nand.t_erase", K::kDuration, "duration")
+                  .required()
+                  .at_least(1)
+                  .u64([](DriveConfig& c) -> std::uint64_t& { return c.nand.t_erase_ps; })
+                  .desc_is("block erase time"));
+  t.push_back(make_param("nand.bus_rate", K::kDataRate, "bytes/s")
+                  .required()
+                  .at_least(1)
+                  .u64([](DriveConfig& c) -> std::uint64_t& { return c.nand.bus_bytes_per_s; })
+                  .desc_is("data rate of a channel's bus"));
+  t.push_back(make_param("nand.t_cmd", K::kDuration, "duration")
+                  .def("0ps")
+                  .u64([](DriveConfig& c) -> std::uint64_t& { return c.nand.t_cmd_ps; })
+                  .desc_is("command and address cycles on the bus per operation"));
+}
+
+void add_controller(ParamTable& t) {
+  using K = ParamKind;
+  t.push_back(
+      make_param("controller", K::kSection).required().desc_is("the controller: firmware, buffer, mapping and GC"));
+  t.push_back(make_param("controller.queue_depth", K::kCount, "count")
+                  .def("32")
+                  .range(1, 32)
+                  .u32([](DriveConfig& c) -> std::uint32_t& { return c.controller.queue_depth; })
+                  .desc_is("device NCQ depth: commands the firmware accepts at once"));
+  t.push_back(make_param("controller.firmware_cost", K::kDuration, "duration")
+                  .def("0ps")
+                  .u64([](DriveConfig& c) -> std::uint64_t& { return c.controller.firmware_cost_ps; })
+                  .desc_is("controller CPU time per host command"));
+  t.push_back(make_param("controller.firmware_write_cost", K::kDuration, "duration")
+                  .def("0ps")
+                  .u64([](DriveConfig& c) -> std::uint64_t& { return c.controller.firmware_write_cost_ps; })
+                  .desc_is("extra CPU time per write command (allocation, mapping)"));
+  t.push_back(make_param("controller.firmware_gc_cost", K::kDuration, "duration")
+                  .def("0ps")
+                  .u64([](DriveConfig& c) -> std::uint64_t& { return c.controller.firmware_gc_cost_ps; })
+                  .desc_is("CPU time per mapping unit relocated by foreground GC"));
+  t.push_back(make_param("controller.write_buffer", K::kSize, "bytes")
+                  .required()
+                  .u64([](DriveConfig& c) -> std::uint64_t& { return c.controller.write_buffer_bytes; })
+                  .shows(">= one page, a multiple of mapping_unit, <= user capacity")
+                  .desc_is("DRAM write buffer"));
+  t.push_back(make_param("controller.write_cache", K::kBool)
+                  .def("true")
+                  .flag([](DriveConfig& c) -> bool& { return c.controller.write_cache; })
+                  .desc_is("complete writes once they are in the buffer (false: once programmed)"));
+  t.push_back(make_param("controller.trim", K::kBool)
+                  .def("true")
+                  .flag([](DriveConfig& c) -> bool& { return c.controller.trim; })
+                  .desc_is("DATA SET MANAGEMENT / TRIM supported"));
+  t.push_back(make_param("controller.mapping_cache", K::kSize, "bytes")
+                  .def("0B")
+                  .u64([](DriveConfig& c) -> std::uint64_t& { return c.controller.mapping_cache_bytes; })
+                  .shows("0, or >= one page and <= raw capacity")
+                  .desc_is("DRAM for the mapping table's translation pages; 0 = the whole table is in DRAM"));
+  t.push_back(make_param("controller.op", K::kNumber, "fraction")
+                  .one_of("op or capacity")
+                  .real_range(0.0, 1.0, true)
+                  .real([](DriveConfig& c) -> double& { return c.controller.op; })
+                  .desc_is("over-provisioning: spare fraction of raw capacity hidden from the host"));
+  t.push_back(make_param("controller.capacity", K::kSize, "bytes")
+                  .one_of("op or capacity")
+                  .at_least(1)
+                  .u64([](DriveConfig& c) -> std::uint64_t& { return c.controller.user_bytes; })
+                  .shows("whole 512B sectors, <= raw capacity")
+                  .desc_is("user capacity, instead of op (op is derived from it)"));
+  t.push_back(
+      make_param("controller.mapping_unit", K::kSize, "bytes")
+          .def("4KiB")
+          .multiple(512)
+          .pow2()
+          .range(512, kU32Max)
+          .u32([](DriveConfig& c) -> std::uint32_t& { return c.controller.mapping_unit_bytes; })
+          .shows("power of two, multiple of 512B, divides nand.page_size or is k pages (k <= 16 divides the dies)")
+          .desc_is("FTL mapping granularity; k pages: a virtual page over k dies, smaller writes read-modify-write"));
+  t.push_back(make_param("controller.max_transfer", K::kSize, "bytes")
+                  .derived("write_buffer, at most 32MiB")
+                  .multiple(512)
+                  .range(512, 65536ULL * 512)
+                  .u64([](DriveConfig& c) -> std::uint64_t& { return c.controller.max_transfer_bytes; })
+                  .shows("512B..32MiB, multiple of 512B, <= write_buffer")
+                  .desc_is("largest single ATA command (NBD requests are split above it)"));
+}
+
+// The FTL scheme (controller/ftl/ftl.h, hybrid: controller/ftl/hybrid/hybrid_map.h), after the GC keys.
+void add_ftl_scheme(ParamTable& t) {
+  using K = ParamKind;
+  t.push_back(make_param("controller.ftl", K::kChoice)
+                  .def("page")
+                  .pick({"page", "hybrid"})
+                  .choice([](DriveConfig& c, std::size_t i) { c.controller.ftl = static_cast<FtlScheme>(i); },
+                          [](const DriveConfig& c) { return static_cast<std::size_t>(c.controller.ftl); })
+                  .desc_is("mapping: page (any unit anywhere, GC as controller.gc) or hybrid (block-mapped data "
+                           "blocks, page-mapped log blocks, merges; needs mapping_unit = page_size; its map is "
+                           "held in SRAM, so mapping_cache is not used)"));
+  t.push_back(make_param("controller.hybrid", K::kSection).desc_is("hybrid log-block FTL (controller.ftl: hybrid)"));
+  t.push_back(
+      make_param("controller.hybrid.scheme", K::kChoice)
+          .def("fast")
+          .pick({"fast", "bast"})
+          .choice([](DriveConfig& c, std::size_t i) { c.controller.hybrid.scheme = static_cast<HybridScheme>(i); },
+                  [](const DriveConfig& c) { return static_cast<std::size_t>(c.controller.hybrid.scheme); })
+          .desc_is("fast: log blocks shared by all data blocks (one sequential and random logs per die, "
+                   "Lee et al. 2007); bast: one log block per data block (Kim et al. 2002)"));
+  t.push_back(make_param("controller.hybrid.log_blocks", K::kCount, "count")
+                  .def("0")
+                  .range(0, kU32Max)
+                  .u32([](DriveConfig& c) -> std::uint32_t& { return c.controller.hybrid.log_blocks; })
+                  .desc_is("log blocks over all dies (split evenly; fast needs 2 per die); 0 = every spare block "
+                           "but one per die (the merge destination)"));
+  t.push_back(make_param("controller.hybrid.partial_merge", K::kBool)
+                  .def("true")
+                  .flag([](DriveConfig& c) -> bool& { return c.controller.hybrid.partial_merge; })
+                  .desc_is("a log written in order from its first page is completed from its data block and becomes "
+                           "the data block (false: such a log takes a full merge)"));
+}
+
+void add_gc_and_host(ParamTable& t) {
+  using K = ParamKind;
+  t.push_back(make_param("controller.gc", K::kSection).desc_is("garbage collection"));
+  t.push_back(make_param("controller.gc.policy", K::kChoice)
+                  .def("greedy")
+                  .pick({std::begin(kGcPolicyNames), std::end(kGcPolicyNames)})
+                  .choice([](DriveConfig& c, std::size_t i) { c.controller.gc.policy = static_cast<GcPolicyKind>(i); },
+                          [](const DriveConfig& c) { return static_cast<std::size_t>(c.controller.gc.policy); })
+                  .desc_is("victim selection: fewest valid pages, cost-benefit (age), oldest block, a random block "
+                           "holding invalid data, or the fewest valid of d_choices random ones"));
+  t.push_back(make_param("controller.gc.free_blocks_low", K::kCount, "count")
+                  .def("2")
+                  .range(1, kU32Max - 2)
+                  .u32([](DriveConfig& c) -> std::uint32_t& { return c.controller.gc.free_blocks_low; })
+                  .desc_is("per die: foreground GC starts below this many free blocks"));
+  t.push_back(make_param("controller.gc.free_blocks_high", K::kCount, "count")
+                  .def("3")
+                  .range(1, kU32Max - 2)
+                  .u32([](DriveConfig& c) -> std::uint32_t& { return c.controller.gc.free_blocks_high; })
+                  .shows("> free_blocks_low")
+                  .desc_is("per die: foreground GC reclaims victims until this many blocks are free"));
+  t.push_back(make_param("controller.gc.idle_delay", K::kDuration, "duration")
+                  .def("100ms")
+                  .u64([](DriveConfig& c) -> std::uint64_t& { return c.controller.gc.idle_delay_ps; })
+                  .desc_is("host idle time after which background GC starts"));
+  t.push_back(make_param("controller.gc.idle_free_blocks", K::kCount, "count")
+                  .def("0")
+                  .range(0, kU32Max - 2)
+                  .u32([](DriveConfig& c) -> std::uint32_t& { return c.controller.gc.idle_free_blocks; })
+                  .desc_is("per die: background GC collects until this many blocks are free; 0 = off"));
+  // FEMU's d-choice policy samples 4 (FEMU_DCHOICE_D, hw/femu/bbssd/ftl-line-gc.c, "d=4 is the
+  // common choice in the literature"); MQSim's RGA samples log2(blocks per plane)
+  // (rga_set_size, src/ssd/GC_and_WL_Unit_Page_Level.cpp).
+  t.push_back(make_param("controller.gc.d_choices", K::kCount, "count")
+                  .def("4")
+                  .range(1, kU32Max)
+                  .u32([](DriveConfig& c) -> std::uint32_t& { return c.controller.gc.d_choices; })
+                  .shows("1..blocks per die")
+                  .desc_is("d_choice: closed blocks with invalid data sampled per victim (FEMU's d; MQSim uses "
+                           "log2(blocks per plane))"));
+  t.push_back(make_param("controller.gc.seed", K::kCount, "count")
+                  .def("1")
+                  .u64([](DriveConfig& c) -> std::uint64_t& { return c.controller.gc.seed; })
+                  .desc_is("random and d_choice: seed of the victim samples (same seed, same run)"));
+  t.push_back(
+      make_param("controller.gc.destination", K::kChoice)
+          .def("separate")
+          .pick({"separate", "shared"})
+          .choice([](DriveConfig& c, std::size_t i) { c.controller.gc.destination = static_cast<GcDestination>(i); },
+                  [](const DriveConfig& c) { return static_cast<std::size_t>(c.controller.gc.destination); })
+          .desc_is("where relocated data goes: a GC open block of its own per die, or the host's open block"));
+  t.push_back(
+      make_param("controller.gc.relocation", K::kChoice)
+          .def("in_die")
+          .pick({"in_die", "striped"})
+          .choice([](DriveConfig& c, std::size_t i) { c.controller.gc.relocation = static_cast<GcRelocation>(i); },
+                  [](const DriveConfig& c) { return static_cast<std::size_t>(c.controller.gc.relocation); })
+          .desc_is("which die a victim's valid units go to: the victim's own, or page by page the next die of a "
+                   "round-robin cursor over all dies (a die near its reserve is skipped: the victim's own "
+                   "instead); page mapping only"));
+  t.push_back(make_param("controller.gc.background", K::kSection).desc_is("background (idle-time) GC and the host"));
+  t.push_back(make_param("controller.gc.background.preemptible", K::kBool)
+                  .def("false")
+                  .flag([](DriveConfig& c) -> bool& { return c.controller.gc.background_preemptible; })
+                  .desc_is("background GC yields to host reads: its queued ops wait in the controller and go to a "
+                           "die one at a time, so a host read waits only for the op already on the die"));
+  t.push_back(make_param("controller.scheduler", K::kSection).desc_is("the flash scheduler's queue order per die"));
+  t.push_back(
+      make_param("controller.scheduler.read_priority", K::kChoice)
+          .def("off")
+          .pick({"off", "over_gc", "over_all"})
+          .choice([](DriveConfig& c,
+                     std::size_t i) { c.controller.scheduler.read_priority = static_cast<ReadPriority>(i); },
+                  [](const DriveConfig& c) { return static_cast<std::size_t>(c.controller.scheduler.read_priority); })
+          .desc_is("host reads queued at a die go ahead of queued GC work (over_gc) or of all queued writes and "
+                   "erases (over_all); a held op is overtaken by at most 8 reads, then the die is FIFO again"));
+
+  add_ftl_scheme(t);
+
+  t.push_back(make_param("host", K::kSection).desc_is("the host side of the SATA link"));
+  t.push_back(make_param("host.sata", K::kBitRate, "bits/s")
+                  .def("3Gbps")
+                  .pick({"1.5Gbps", "3Gbps", "6Gbps"})
+                  .u64([](DriveConfig& c) -> std::uint64_t& { return c.host.sata_line_bps; })
+                  .desc_is("SATA line rate (8b/10b coded: a tenth of it is payload bytes per second)"));
+  t.push_back(make_param("host.ncq_tags", K::kCount, "count")
+                  .def("32")
+                  .range(1, 32)
+                  .u32([](DriveConfig& c) -> std::uint32_t& { return c.host.ncq_tags; })
+                  .desc_is("NCQ tags the host uses; 1 = no NCQ"));
+}
+
+ParamTable build_drive_table() {
+  ParamTable t;
+  add_nand(t);
+  add_controller(t);
+  add_gc_and_host(t);
+  return t;
+}
+
+}  // namespace
+
+const ParamTable& drive_params() {
+  static const ParamTable table = build_drive_table();
+  return table;
+}
+
+}  // namespace ssdlab
