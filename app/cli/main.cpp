@@ -124,7 +124,8 @@ int sc_main(int argc, char** argv) {
   run_cmd->add_option("--fio", run.fio_path,
                       "run the jobs of a fio job file instead: jobs at the same time up to each stonewall, "
                       "which starts the next phase (docs/fio-jobs.md)");
-  run_cmd->add_option("--drive", run.drive_path, "drive config for --fio");
+  run_cmd->add_option("--drive", run.drive_path, "drive config for --fio; with a SCENARIO, replaces its drive");
+  ssdlab::add_run_image_options(*run_cmd, run.images);
   run_cmd->add_flag("--fio-lenient", run.fio_lenient, "--fio: unsupported keys are warnings, not errors");
   run_cmd
       ->add_option("--output-format", run.output_format,
@@ -169,7 +170,7 @@ int sc_main(int argc, char** argv) {
   try {
     if (*run_cmd) {
       run.has_seed = seed_opt->count() > 0;
-      if (run.fio_path.empty() == run.scenario_path.empty() || run.fio_path.empty() != run.drive_path.empty()) {
+      if (run.fio_path.empty() == run.scenario_path.empty() || (!run.fio_path.empty() && run.drive_path.empty())) {
         std::cerr << "ssdlab: run: give a SCENARIO, or --fio JOB.fio --drive CONFIG\n";
         return 2;
       }
