@@ -18,6 +18,7 @@
 #include "app/run/latency_log.h"
 #include "app/run/run_scenario.h"
 #include "app/serve/serve.h"
+#include "app/sweep/sweep.h"
 #include "base/config/config_loader.h"
 #include "base/config/config_yaml.h"
 #include "base/config/drive_memory.h"
@@ -154,6 +155,7 @@ int sc_main(int argc, char** argv) {
 
   ssdlab::ReplayOptions replay;
   CLI::App* replay_cmd = ssdlab::add_replay_command(app, replay);
+  ssdlab::SweepCommand sweep(app);  // app/sweep/sweep.h
 
   try {
     app.parse(argc, argv);
@@ -188,6 +190,8 @@ int sc_main(int argc, char** argv) {
       std::cerr << "ssdlab: params: no keys under '" << params_section << "'"
                 << ssdlab::param_section_hint(params_section) << "; sections: " << sections << "\n";
       return kExitUsage;
+    } else if (sweep.selected()) {
+      return sweep.run();
     } else if (*explain_cmd) {
       return ssdlab::run_explain(explain_dir);
     } else if (*info_cmd) {
