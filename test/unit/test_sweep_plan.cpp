@@ -316,7 +316,8 @@ TEST_CASE("sweep plan: aging groups: one per drive with a fixed seed, per drive 
 
 TEST_CASE("sweep plan: every shipped plan (scenarios/) expands, each point's drive loaded") {
   // The plans and their point counts (docs/sweep.md): a plan added without a line here fails.
-  const std::map<std::string, std::size_t> expected{{"channels-op", 24}};
+  const std::map<std::string, std::size_t> expected{
+      {"channels-op", 24}, {"mapping-cache", 20}, {"op-steady", 15}, {"parallelism-link", 24}};
   std::map<std::string, std::size_t> found;
   for (const auto& item :
        std::filesystem::recursive_directory_iterator(std::string(SSDLAB_SOURCE_DIR) + "/scenarios")) {
