@@ -20,9 +20,11 @@ case "$mode" in
 esac
 
 run_packages=(g++ make cmake pkg-config libsystemc-dev libboost-dev libyaml-cpp-dev
-              libcli11-dev nlohmann-json3-dev libxxhash-dev zlib1g-dev libzstd-dev
+              libcli11-dev nlohmann-json3-dev libxxhash-dev zlib1g-dev libzstd-dev libsqlite3-dev
               python3-matplotlib)
-test_packages=(catch2 fio qemu-utils libnbd-bin clang libclang-rt-14-dev clang-format chromium)
+# slurmctld slurmd slurm-client munge: a one-node Slurm cluster for `ssdlab sweep --engine slurm`'s test.
+test_packages=(catch2 fio qemu-utils libnbd-bin clang libclang-rt-14-dev clang-format chromium
+               slurmctld slurmd slurm-client munge)
 packages=("${run_packages[@]}")
 [ "$mode" = test ] && packages+=("${test_packages[@]}")
 

@@ -18,6 +18,7 @@
 #include "app/run/latency_log.h"
 #include "app/run/run_scenario.h"
 #include "app/serve/serve.h"
+#include "app/sweep/sweep.h"
 #include "base/config/config_loader.h"
 #include "base/config/config_yaml.h"
 #include "base/config/drive_memory.h"
@@ -124,7 +125,8 @@ int sc_main(int argc, char** argv) {
   run_cmd->add_option("--fio", run.fio_path,
                       "run the jobs of a fio job file instead: jobs at the same time up to each stonewall, "
                       "which starts the next phase (docs/fio-jobs.md)");
-  run_cmd->add_option("--drive", run.drive_path, "drive config for --fio");
+  run_cmd->add_option("--drive", run.drive_path, "drive config for --fio; with a SCENARIO, replaces its drive");
+  ssdlab::add_run_image_options(*run_cmd, run.images);
   run_cmd->add_flag("--fio-lenient", run.fio_lenient, "--fio: unsupported keys are warnings, not errors");
   run_cmd
       ->add_option("--output-format", run.output_format,
@@ -153,6 +155,7 @@ int sc_main(int argc, char** argv) {
 
   ssdlab::ReplayOptions replay;
   CLI::App* replay_cmd = ssdlab::add_replay_command(app, replay);
+  ssdlab::SweepCommand sweep(app);  // app/sweep/sweep.h
 
   try {
     app.parse(argc, argv);
@@ -169,7 +172,7 @@ int sc_main(int argc, char** argv) {
   try {
     if (*run_cmd) {
       run.has_seed = seed_opt->count() > 0;
-      if (run.fio_path.empty() == run.scenario_path.empty() || run.fio_path.empty() != run.drive_path.empty()) {
+      if (run.fio_path.empty() == run.scenario_path.empty() || (!run.fio_path.empty() && run.drive_path.empty())) {
         std::cerr << "ssdlab: run: give a SCENARIO, or --fio JOB.fio --drive CONFIG\n";
         return 2;
       }
@@ -187,6 +190,8 @@ int sc_main(int argc, char** argv) {
       std::cerr << "ssdlab: params: no keys under '" << params_section << "'"
                 << ssdlab::param_section_hint(params_section) << "; sections: " << sections << "\n";
       return kExitUsage;
+    } else if (sweep.selected()) {
+      return sweep.run();
     } else if (*explain_cmd) {
       return ssdlab::run_explain(explain_dir);
     } else if (*info_cmd) {

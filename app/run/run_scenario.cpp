@@ -84,6 +84,8 @@ RunOutcome simulate(const ScenarioSpec& scenario, const DriveConfig& config, con
   }
   std::unique_ptr<Instruments> attached;
   if (options.instruments.any()) attached = std::make_unique<Instruments>(options.instruments, runner.ssd);
+  std::unique_ptr<RunImages> images;
+  if (options.images.any()) images = std::make_unique<RunImages>(options.images, scenario, config, runner);
   sc_core::sc_start();
   if (progress) progress->clear();
   if (latency_log) latency_log->close();
@@ -96,6 +98,10 @@ RunOutcome simulate(const ScenarioSpec& scenario, const DriveConfig& config, con
     throw std::runtime_error(runner.error());
   }
   if (!runner.finished()) throw std::runtime_error("simulation stopped before the scenario ended");
+  if (images) {
+    images->finish();
+    if (!options.quiet) std::cout << images->note();
+  }
   outcome.results = runner.results();
   outcome.samples = runner.samples();
   outcome.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
@@ -105,6 +111,7 @@ RunOutcome simulate(const ScenarioSpec& scenario, const DriveConfig& config, con
 void prepare_run(const RunOptions& options, ScenarioSpec& scenario, DriveConfig& config) {
   if (options.fio_path.empty()) {
     scenario = load_scenario(options.scenario_path);
+    if (!options.drive_path.empty()) scenario.drive_path = options.drive_path;  // --drive replaces it
   } else {
     FioParseOptions fio;
     fio.lenient = options.fio_lenient;

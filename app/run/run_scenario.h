@@ -7,6 +7,7 @@
 
 #include "app/instruments/instrument_options.h"
 #include "app/run/phase_result.h"
+#include "app/run/run_image.h"
 #include "base/config/config.h"
 #include "base/config/scenario.h"
 #include "base/core/probe.h"
@@ -35,11 +36,12 @@ struct RunOptions {
   InstrumentOptions instruments;  // --vcd, --trace, --trace-window (app/instruments/)
   // `ssdlab run --fio JOB.fio --drive CONFIG`: the jobs of a fio job file instead of a scenario.
   std::string fio_path;
-  std::string drive_path;
+  std::string drive_path;    // also with a scenario: replaces the scenario's drive
   bool fio_lenient = false;  // unsupported fio keys become warnings (listed in fio-notes.txt)
   // --output-format json: fio's JSON on stdout (app/run/fio_output.h); a --fio run writes
   // DIR/fio.json either way.
   std::string output_format = "normal";
+  RunImageOptions images;  // --load-image, --save-image (app/run/run_image.h)
 };
 
 struct RunOutcome {
