@@ -54,9 +54,11 @@ class ScenarioRunner : public sc_core::sc_module {
   void wait_quiescent();
   void drain();  // the buffer onto flash (the host is idle)
   void run_host_work();
+  void run_host_work(const PhaseSpec& phase, PhaseResult& r);                             // fio's steadystate keys
   void run_replay(const ReplaySpec& spec, std::uint64_t capacity_bytes, PhaseResult& r);  // replay_phase.cpp
   std::vector<std::pair<Lba, std::uint64_t>> trim_ranges(const TrimSpec& trim) const;
   void on_sample();
+  void leave_out_of_interval(const StatsDelta& untimed);
 
   ScenarioSpec m_scenario;
   DriveConfig m_config;
