@@ -355,6 +355,14 @@ __attribute__((noinline)) void HostDriver::count_arrival(Job& j, const IoRequest
       .record(r.completed_ps - m_arrival[r.id]);
 }
 
+void HostDriver::stop() {
+  for (Job& j : m_jobs) {
+    if (j.finished) continue;
+    j.stopping = true;
+    finish_if_drained(j);
+  }
+}
+
 void HostDriver::on_timer(std::uint32_t what) {
   const std::uint32_t index = what / 2;
   if (index >= m_jobs.size()) return;

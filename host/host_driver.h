@@ -60,6 +60,9 @@ class HostDriver : public sc_core::sc_module, public IoCompletionIf, private Tim
   bool marked() const { return !m_written.empty(); }
   // Ranges (first LBA, sectors) of 4 KiB chunks not written since mark().
   std::vector<std::pair<Lba, std::uint64_t>> unwritten_ranges(std::uint64_t capacity_bytes) const;
+  // Ends every running job now, as its runtime ending would: nothing more is issued, the
+  // requests in flight complete, then done_event() (fio's steady state reached).
+  void stop();
   bool running() const { return m_running; }
   // Requests issued to the HBA and not completed yet (all jobs; trims and flushes too).
   std::uint64_t in_flight() const { return m_next_seq - m_counters.ios; }

@@ -1,5 +1,7 @@
 #include "app/run/explain.h"
 
+#include "app/run/steady_window.h"
+
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
@@ -249,6 +251,8 @@ std::string explain_summary(const nlohmann::json& summary) {
       out += std::to_string(writes) + " writes at " + number(phase.value("write_mbps", 0.0), "%.1f") + " MB/s";
     if (phase.contains("waf") && phase["waf"].is_number()) out += ", WAF " + number(phase["waf"].get<double>(), "%.2f");
     out += "\n";
+    if (phase.contains("steady_state"))
+      out += "  " + steady_words(phase["steady_state"], phase.value("iops", 0.0)) + ".\n";
     if (!phase.contains("anatomy_us")) {
       out += "  (no latency anatomy in this summary)\n";
       continue;

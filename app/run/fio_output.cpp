@@ -1,5 +1,7 @@
 #include "app/run/fio_output.h"
 
+#include "app/run/steady_window.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -128,12 +130,16 @@ std::string fio_json(const ScenarioSpec& scenario, const std::vector<PhaseResult
   for (std::size_t i = 0; i < results.size() && i < scenario.phases.size(); ++i) {
     const PhaseResult& r = results[i];
     if (scenario.phases[i].kind != PhaseKind::kJob) continue;
+    const std::size_t first_entry = jobs.size();
     if (r.jobs.empty()) {
       const std::string& name = scenario.phases[i].job.name.empty() ? r.name : scenario.phases[i].job.name;
       const double seconds = seconds_of(r.io.elapsed_ps());
       jobs.push_back(job_json(name, group, r.io, r.tally, scenario.percentile_list, seconds, seconds));
     } else {
       add_jobs(jobs, r.jobs, group, scenario.percentile_list);
+    }
+    if (r.fio_steady.enabled) {
+      for (std::size_t k = first_entry; k < jobs.size(); ++k) jobs[k]["steadystate"] = fio_steady_json(r.fio_steady);
     }
     ++group;
   }

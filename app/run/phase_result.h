@@ -35,6 +35,29 @@ struct JobResult {
   bool group_reporting = false;  // fio's group_reporting: reported with the job before it (fio_output.h)
 };
 
+// A timed phase's steady state, judged on its time-series intervals (app/run/steady_window.h).
+struct SteadyWindow {
+  bool judged = false;                // enough whole intervals in the phase's I/O window to judge
+  bool steady = false;                // IOPS over the last third drifted by at most kDriftLimit
+  double drift = 0;                   // that drift: least-squares slope x window length / window mean
+  std::uint32_t intervals_total = 0;  // whole intervals in the I/O window
+  // The steady window (the last third when not steady): its span and figures.
+  std::uint32_t intervals = 0;
+  double start_s = 0, end_s = 0;
+  double iops = 0, read_mbps = 0, write_mbps = 0;
+  double waf = -1;             // < 0: the host wrote nothing in it
+  bool mixes_regimes = false;  // not steady, or the phase's mean IOPS is off the window's by > kMixLimit
+};
+
+// fio's steadystate keys on a job phase: what fio's JSON "steadystate" reports.
+struct FioSteadyState {
+  bool enabled = false;
+  SteadyStateSpec spec;
+  bool attained = false;  // the criterion held: the phase ended there
+  double criterion = 0, max_deviation = 0, slope = 0;
+  std::vector<double> iops, bw;  // the last window's per-second figures (bw in bytes/s)
+};
+
 struct PhaseResult {
   std::string name;
   std::string kind;
@@ -52,6 +75,8 @@ struct PhaseResult {
   // A trace-timed replay: latency from each request's arrival (its time in the trace), beside
   // `io`'s latency from issue; null otherwise. Shared: results are copied, never changed.
   std::shared_ptr<const ArrivalLatency> arrival;
+  SteadyWindow steady;  // job and replay phases with I/O
+  FioSteadyState fio_steady;
 
   // Firmware and flash activity during the phase, from the tree.
   std::uint64_t ftl(const char* name) const { return stats.count(stat_path::kFtl + name); }
@@ -90,6 +115,7 @@ struct PhaseResult {
 // One time-series interval, from two snapshots of the statistics tree.
 struct Sample {
   double time_s = 0;
+  double start_s = 0;  // the interval's start (the row before's time_s)
   std::uint32_t phase = 0;
   double read_mbps = 0, write_mbps = 0, iops = 0;
   std::uint64_t free_blocks = 0;
@@ -102,6 +128,8 @@ struct Sample {
   // Requests completed in the interval and their latency quantiles (columns p50_us, p99_us).
   std::uint64_t latency_count = 0;
   Picos p50_ps = 0, p99_ps = 0;
+  // Not in timeseries.csv: the interval's host units written and NAND units programmed.
+  std::uint64_t host_units = 0, nand_units = 0;
 };
 
 }  // namespace ssdlab

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "app/run/explain.h"
+#include "app/run/steady_window.h"
 #include "base/stats/stats_json.h"
 
 namespace ssdlab {
@@ -143,6 +144,8 @@ nlohmann::json phase_json(const PhaseResult& r, const std::vector<double>& perce
     for (const auto& [name, value] : r.replay) replay[name] = value;
     j["replay"] = replay;
   }
+  if ((r.kind == "job" || r.kind == "replay") && r.io.ios() > 0) j["steady_state"] = steady_json(r.steady);
+  if (r.fio_steady.enabled) j["fio_steadystate"] = fio_steady_json(r.fio_steady);
   j["stats"] = stats_tree_json(r.stats);
   if (!r.expect.empty()) {
     nlohmann::json expect = nlohmann::json::array();
@@ -276,6 +279,27 @@ void print_expectations(std::ostream& out, const std::vector<PhaseResult>& resul
       const double sim = r.metric(e.metric);
       std::snprintf(line, sizeof line, "%-22s %-11s %12.1f %12.1f %8.2f\n", r.name.c_str(), e.metric.c_str(), sim,
                     e.value, e.value > 0 ? sim / e.value : 0.0);
+      out << line;
+    }
+  }
+}
+
+void print_steady_states(std::ostream& out, const std::vector<PhaseResult>& results) {
+  bool head = false;
+  for (const PhaseResult& r : results) {
+    if ((r.kind != "job" && r.kind != "replay") || r.io.ios() == 0) continue;
+    if (!head) out << "\nsteady state (IOPS per time-series interval):\n";
+    head = true;
+    char name[32];
+    std::snprintf(name, sizeof name, "%-18s ", r.name.c_str());
+    out << name << steady_words(steady_json(r.steady), r.iops()) << "\n";
+    if (r.fio_steady.enabled) {
+      char line[256];
+      std::snprintf(line, sizeof line, "%-18s fio steadystate %s over %llu s: %s (criterion %.4g%s)\n", "",
+                    to_string(r.fio_steady.spec).c_str(),
+                    static_cast<unsigned long long>(r.fio_steady.spec.duration_ps / kPicosPerSec),
+                    r.fio_steady.attained ? "attained, the job ended there" : "not attained", r.fio_steady.criterion,
+                    r.fio_steady.spec.percent ? " %" : "");
       out << line;
     }
   }

@@ -31,6 +31,9 @@ std::string csv_field(const std::string& text);
 std::string timeseries_csv(const std::vector<Sample>& samples, const std::vector<std::string>& phase_names);
 void print_table(std::ostream& out, const std::vector<PhaseResult>& results);
 void print_phase_line(std::ostream& out, const PhaseResult& r);
+// Per timed phase: steady or not, the steady window's figures, a warning when the phase's
+// mean mixes regimes (app/run/steady_window.h).
+void print_steady_states(std::ostream& out, const std::vector<PhaseResult>& results);
 // Simulated figures beside the documents' (phases with `expect`).
 void print_expectations(std::ostream& out, const std::vector<PhaseResult>& results);
 

@@ -1,5 +1,6 @@
 #include "app/run/scenario_runner.h"
 
+#include "app/run/steady_window.h"
 #include "base/config/config_loader.h"
 #include "base/core/units.h"
 #include "controller/ftl/precondition.h"
@@ -81,7 +82,7 @@ void ScenarioRunner::run_job_phase(const PhaseSpec& phase, std::size_t index, Ph
   if (phase.more_jobs.empty()) {
     const std::uint64_t seed = phase.job.randseed_set ? phase.job.randseed : derived;
     driver.start(phase.job, capacity, seed, r.io, &r.tally);
-    run_host_work();
+    run_host_work(phase, r);
     return;
   }
   std::vector<const JobSpec*> specs = {&phase.job};
@@ -98,7 +99,7 @@ void ScenarioRunner::run_job_phase(const PhaseSpec& phase, std::size_t index, Ph
     r.jobs[k].group_reporting = spec.group_reporting;
   }
   driver.start_group(std::move(runs), capacity, &r.io);
-  run_host_work();
+  run_host_work(phase, r);
   for (const JobResult& j : r.jobs) r.tally.add(j.tally);
 }
 
@@ -151,6 +152,46 @@ void ScenarioRunner::run_host_work() {
   ssd.control().drain();
 }
 
+// A job phase: with fio's steadystate keys on one of its jobs, measured once per simulated
+// second after steadystate_ramp_time (the phase's IOPS and bytes/s, all jobs: fio's
+// group_reporting view); when the last steadystate_duration of figures meet the criterion,
+// every job stops, as fio ends a job in steady state.
+void ScenarioRunner::run_host_work(const PhaseSpec& phase, PhaseResult& r) {
+  const SteadyStateSpec* ss = phase.job.steadystate.enabled() ? &phase.job.steadystate : nullptr;
+  for (const JobSpec& j : phase.more_jobs)
+    if (!ss && j.steadystate.enabled()) ss = &j.steadystate;
+  if (!ss) return run_host_work();
+  FioSteadyState& out = r.fio_steady;
+  out.enabled = true;
+  out.spec = *ss;
+  const std::size_t window = static_cast<std::size_t>(ss->duration_ps / kPicosPerSec);
+  if (ss->ramp_ps && driver.running()) sc_core::wait(to_sc_time(ss->ramp_ps), driver.done_event());
+  HostCounters last = driver.counters();
+  while (driver.running()) {
+    sc_core::wait(to_sc_time(kPicosPerSec), driver.done_event());
+    if (!driver.running()) break;
+    const HostCounters& c = driver.counters();
+    out.iops.push_back(double(c.ios - last.ios));
+    out.bw.push_back(double(c.read_bytes + c.write_bytes - last.read_bytes - last.write_bytes));
+    last = c;
+    if (out.iops.size() > window) {
+      out.iops.erase(out.iops.begin());
+      out.bw.erase(out.bw.begin());
+    }
+    if (out.iops.size() < window) continue;
+    const std::vector<double>& y = ss->iops() ? out.iops : out.bw;
+    const FioSteadyCheck check = fio_steady_check(*ss, y.data(), y.size());
+    out.criterion = check.criterion;
+    out.max_deviation = check.max_deviation;
+    out.slope = check.slope;
+    if (check.holds) {
+      out.attained = true;
+      driver.stop();
+    }
+  }
+  run_host_work();
+}
+
 void ScenarioRunner::run_phase(const PhaseSpec& phase, std::size_t index) {
   // On the heap: its histograms (a few hundred KiB) would fill this SystemC thread's stack.
   const auto result = std::make_unique<PhaseResult>();
@@ -162,6 +203,7 @@ void ScenarioRunner::run_phase(const PhaseSpec& phase, std::size_t index) {
   m_current_phase = static_cast<std::uint32_t>(index);
   m_phase_start_ps = now_picos();
   m_phase_rows = 0;
+  const std::size_t first_row = m_samples.size();
   const std::uint64_t capacity = ssd.controller.user_sectors() * kSectorBytes;
   PhaseMeter meter;
   if (phase.kind == PhaseKind::kSecureErase || phase.kind == PhaseKind::kPrecondition) {
@@ -180,6 +222,7 @@ void ScenarioRunner::run_phase(const PhaseSpec& phase, std::size_t index) {
       PreconditionSpec spec;
       spec.fill_percent = phase.precondition.fill_percent;
       spec.random_percent = phase.precondition.random_percent;
+      spec.random_map = phase.precondition.random_map;
       spec.seed = phase.precondition.seed_set ? phase.precondition.seed : m_scenario.seed * 1000003ULL + index;
       ssd.control().precondition(spec);
       break;
@@ -199,9 +242,27 @@ void ScenarioRunner::run_phase(const PhaseSpec& phase, std::size_t index) {
       break;
   }
   meter.end(ssd, r);
+  if (r.sim_end_ps == r.sim_start_ps && !r.stats.empty()) leave_out_of_interval(r.stats);
+  if ((phase.kind == PhaseKind::kJob || phase.kind == PhaseKind::kReplay) && r.io.ios() > 0) {
+    const double ps = double(kPicosPerSec);
+    r.steady = steady_window(m_samples, first_row, m_samples.size(), double(r.io.first_issue_ps) / ps,
+                             double(r.io.last_complete_ps) / ps, r.iops());
+  }
   r.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   m_results.push_back(std::move(r));
   if (on_phase_done) on_phase_done(m_results.back());
+}
+
+// A phase that took no simulated time (a secure erase, a precondition) did its work between
+// two samples: move the interval's start past it, so that the next row measures only the
+// timed work around it (its GC erases and WAF are the phase's, in summary.json).
+void ScenarioRunner::leave_out_of_interval(const StatsDelta& untimed) {
+  const std::vector<StatDef>& defs = untimed.catalogue().defs();
+  if (m_last_sample.values.size() != defs.size()) return;
+  for (std::uint32_t i = 0; i < defs.size(); ++i) {
+    if (defs[i].kind == StatKind::kCounter || defs[i].kind == StatKind::kBusy)
+      m_last_sample.values[i].count += untimed.count_at(i);
+  }
 }
 
 void ScenarioRunner::run() {
@@ -294,6 +355,7 @@ void ScenarioRunner::on_sample() {
   const std::uint64_t ios = d.count_at(col.ios);
   Sample s;
   s.time_s = double(m_sample.time_ps) / double(kPicosPerSec);
+  s.start_s = double(m_last_sample.time_ps) / double(kPicosPerSec);
   s.phase = m_current_phase;
   if (dt > 0) {
     s.read_mbps = double(d.count_at(col.read_bytes)) / dt / 1e6;
@@ -302,7 +364,9 @@ void ScenarioRunner::on_sample() {
   }
   s.free_blocks = static_cast<std::uint64_t>(d.level_at(col.free_blocks));
   const std::uint64_t host = d.count_at(col.host_units);
-  if (host) s.waf = double(d.count_at(col.nand_units)) / double(host);
+  s.host_units = host;
+  s.nand_units = d.count_at(col.nand_units);
+  if (host) s.waf = double(s.nand_units) / double(host);
   s.gc_erases = d.count_at(col.gc_erases);
   const double hit_rate = d.value_at(col.hit_rate);
   if (hit_rate >= 0) s.map_hit_rate = hit_rate;  // NaN: no access

@@ -52,9 +52,11 @@ class ScenarioRunner : public sc_core::sc_module {
   void run_phase(const PhaseSpec& phase, std::size_t index);
   void run_job_phase(const PhaseSpec& phase, std::size_t index, PhaseResult& r);
   void run_host_work();
+  void run_host_work(const PhaseSpec& phase, PhaseResult& r);                             // fio's steadystate keys
   void run_replay(const ReplaySpec& spec, std::uint64_t capacity_bytes, PhaseResult& r);  // replay_phase.cpp
   std::vector<std::pair<Lba, std::uint64_t>> trim_ranges(const TrimSpec& trim) const;
   void on_sample();
+  void leave_out_of_interval(const StatsDelta& untimed);
 
   ScenarioSpec m_scenario;
   DriveConfig m_config;

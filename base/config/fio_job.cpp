@@ -155,6 +155,12 @@ const std::vector<Key>& keys() {
       {"runtime", false, [](FioJob& j, const Entry& e, std::uint64_t) { time_in(j.runtime, e, kPicosPerSec); }},
       {"time_based", true, [](FioJob& j, const Entry& e, std::uint64_t) { set(j.time_based, parse_bool(e), e); }},
       {"ramp_time", false, [](FioJob& j, const Entry& e, std::uint64_t) { time_in(j.ramp_time, e, kPicosPerSec); }},
+      {"steadystate", false,
+       [](FioJob& j, const Entry& e, std::uint64_t) { set(j.steadystate, fio_parse_steadystate(e.value), e); }},
+      {"steadystate_duration", false,
+       [](FioJob& j, const Entry& e, std::uint64_t) { time_in(j.ss_dur, e, kPicosPerSec); }},
+      {"steadystate_ramp_time", false,
+       [](FioJob& j, const Entry& e, std::uint64_t) { time_in(j.ss_ramp, e, kPicosPerSec); }},
       {"startdelay", false,
        [](FioJob& j, const Entry& e, std::uint64_t) {
          const std::size_t at = e.value.find_first_of("-:");
@@ -229,7 +235,10 @@ const std::vector<std::pair<std::string, std::string>>& aliases() {
                                                                          {"bs_unaligned", "blocksize_unaligned"},
                                                                          {"ba", "blockalign"},
                                                                          {"io_limit", "io_size"},
-                                                                         {"wait_for_previous", "stonewall"}};
+                                                                         {"wait_for_previous", "stonewall"},
+                                                                         {"ss", "steadystate"},
+                                                                         {"ss_dur", "steadystate_duration"},
+                                                                         {"ss_ramp", "steadystate_ramp_time"}};
   return table;
 }
 

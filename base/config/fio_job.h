@@ -42,7 +42,8 @@ struct FioJob {
   FioField<std::uint64_t> iodepth;
   FioField<Amount> size, filesize, io_size, offset, offset_increment;
   FioField<std::uint64_t> number_ios, blockalign, offset_align;
-  FioField<Picos> runtime, ramp_time, thinktime, thinktime_spin;
+  FioField<Picos> runtime, ramp_time, thinktime, thinktime_spin, ss_dur, ss_ramp;
+  FioField<SteadyStateSpec> steadystate;
   FioField<std::pair<Picos, Picos>> startdelay;
   FioField<bool> time_based, norandommap, randrepeat, stonewall, group_reporting;
   FioField<std::uint64_t> rwmixread, rwmixwrite, percentage_random;
@@ -79,6 +80,8 @@ RandomDistribution fio_parse_distribution(const std::string& text, std::uint64_t
 std::vector<BsWeight> fio_parse_bssplit(const std::string& text, std::uint64_t kb_base);
 // "4k-64k" or "4k:64k" (swapped when the first is larger, as fio does).
 std::pair<std::uint64_t, std::uint64_t> fio_parse_size_range(const std::string& text, std::uint64_t kb_base);
+// "iops_slope:0.1%" (steadystate); duration and ramp are left 0.
+SteadyStateSpec fio_parse_steadystate(const std::string& text);
 
 // A job ready to run: its JobSpec, the delay before it and its name.
 struct FioPhase {

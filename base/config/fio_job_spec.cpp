@@ -150,6 +150,11 @@ void Mapper::pacing(JobSpec& s) const {
   const FioField<std::uint64_t>& sync = j.fsync.value ? j.fsync : j.fdatasync;
   if (sync.value > 0xffffffffULL) fail(sync, j.fsync.value ? "fsync" : "fdatasync", "must be below 2^32");
   s.flush_every = static_cast<std::uint32_t>(sync.value);
+  if (j.steadystate.given()) s.steadystate = j.steadystate.value;
+  s.steadystate.duration_ps = j.ss_dur.value;
+  s.steadystate.ramp_ps = j.ss_ramp.value;
+  if (j.ss_dur.value % kPicosPerSec != 0)
+    fail(j.ss_dur, "steadystate_duration", "must be a whole number of seconds (fio measures once per second)");
 }
 
 }  // namespace

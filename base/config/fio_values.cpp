@@ -273,4 +273,37 @@ RandomDistribution fio_parse_distribution(const std::string& raw, std::uint64_t 
   return d;
 }
 
+// fio: steadystate=iops|iops_slope|bw|bw_slope:LIMIT, the limit a number or a percentage of
+// the window's mean ("iops_slope:0.1%").
+SteadyStateSpec fio_parse_steadystate(const std::string& raw) {
+  const std::string text = lowercase(trim(raw));
+  const std::size_t colon = text.find(':');
+  if (colon == std::string::npos)
+    throw std::invalid_argument(
+        "expected CRITERION:LIMIT like iops_slope:0.1% (criteria: iops, iops_slope, bw, "
+        "bw_slope), got '" +
+        raw + "'");
+  const std::string kind = trim(text.substr(0, colon));
+  SteadyStateSpec s;
+  if (kind == "iops") {
+    s.kind = SteadyStateSpec::Kind::kIops;
+  } else if (kind == "iops_slope") {
+    s.kind = SteadyStateSpec::Kind::kIopsSlope;
+  } else if (kind == "bw") {
+    s.kind = SteadyStateSpec::Kind::kBw;
+  } else if (kind == "bw_slope") {
+    s.kind = SteadyStateSpec::Kind::kBwSlope;
+  } else {
+    throw std::invalid_argument("unknown criterion '" + kind + "' (iops, iops_slope, bw or bw_slope)");
+  }
+  std::string limit = trim(text.substr(colon + 1));
+  if (!limit.empty() && limit.back() == '%') {
+    s.percent = true;
+    limit.pop_back();
+  }
+  if (!parse_plain_double(limit, s.limit) || !(s.limit >= 0) || !std::isfinite(s.limit))
+    throw std::invalid_argument("the limit must be a number >= 0, optionally with %, got '" + raw + "'");
+  return s;
+}
+
 }  // namespace ssdlab

@@ -2,6 +2,7 @@
 #include "base/config/scenario.h"
 
 #include <algorithm>
+#include <sstream>
 #include <string>
 
 #include "base/config/config_loader.h"
@@ -65,7 +66,35 @@ bool operator==(const JobSpec& a, const JobSpec& b) {
          a.clone_index == b.clone_index && a.offset_align_bytes == b.offset_align_bytes &&
          a.startdelay_ps == b.startdelay_ps && a.ramp_ps == b.ramp_ps && a.thinktime_ps == b.thinktime_ps &&
          a.thinktime_blocks == b.thinktime_blocks && a.rate_bytes == b.rate_bytes && a.rate_iops == b.rate_iops &&
-         a.flush_every == b.flush_every;
+         a.flush_every == b.flush_every && a.steadystate == b.steadystate;
+}
+
+bool operator==(const SteadyStateSpec& a, const SteadyStateSpec& b) {
+  return a.kind == b.kind && a.limit == b.limit && a.percent == b.percent && a.duration_ps == b.duration_ps &&
+         a.ramp_ps == b.ramp_ps;
+}
+
+std::string to_string(const SteadyStateSpec& s) {
+  const char* kind = "none";
+  switch (s.kind) {
+    case SteadyStateSpec::Kind::kNone:
+      break;
+    case SteadyStateSpec::Kind::kIops:
+      kind = "iops";
+      break;
+    case SteadyStateSpec::Kind::kIopsSlope:
+      kind = "iops_slope";
+      break;
+    case SteadyStateSpec::Kind::kBw:
+      kind = "bw";
+      break;
+    case SteadyStateSpec::Kind::kBwSlope:
+      kind = "bw_slope";
+      break;
+  }
+  std::ostringstream out;
+  out << kind << ':' << s.limit << (s.percent ? "%" : "");
+  return out.str();
 }
 
 std::string sample_interval_text(const ScenarioSpec& s) {

@@ -49,6 +49,25 @@ struct BsWeight {
   std::uint32_t percent = 0;  // the weights add up to 100
 };
 
+// fio's steady-state job termination: steadystate=iops|iops_slope|bw|bw_slope:LIMIT[%],
+// steadystate_duration, steadystate_ramp_time. After the ramp, the job's IOPS (or bytes/s) is
+// measured once per simulated second; when the last `duration` of them meet the criterion the
+// job ends (app/run/steady_window.h: fio_steady_check).
+struct SteadyStateSpec {
+  enum class Kind : std::uint8_t { kNone, kIops, kIopsSlope, kBw, kBwSlope };
+  Kind kind = Kind::kNone;
+  double limit = 0;
+  bool percent = false;   // the limit is a percentage of the window's mean
+  Picos duration_ps = 0;  // 0: no detection (fio's default)
+  Picos ramp_ps = 0;
+  bool enabled() const { return kind != Kind::kNone && duration_ps > 0; }
+  bool slope() const { return kind == Kind::kIopsSlope || kind == Kind::kBwSlope; }
+  bool iops() const { return kind == Kind::kIops || kind == Kind::kIopsSlope; }
+};
+bool operator==(const SteadyStateSpec& a, const SteadyStateSpec& b);
+// fio's spelling: "iops_slope:0.1%".
+std::string to_string(const SteadyStateSpec& s);
+
 // A fio-like job. Names and meanings follow fio:
 //   rw, bs, iodepth, size, io_size, offset, blockalign, runtime, time_based,
 //   rwmixread, randseed, bsrange, bssplit, random_distribution, percentage_random, ...
@@ -92,6 +111,7 @@ struct JobSpec {
   std::uint64_t rate_bytes = 0;        // bytes/s, each direction (read, write, trim) on its own; 0 = none
   std::uint64_t rate_iops = 0;         // requests/s, each direction on its own; 0 = none
   std::uint32_t flush_every = 0;       // fsync / fdatasync = N: a FLUSH CACHE EXT after every N writes
+  SteadyStateSpec steadystate;         // fio's steadystate keys (the runner acts on them)
   // Whether the host driver must pace the job (any of the keys above but name, group_reporting).
   bool paced() const { return startdelay_ps || ramp_ps || thinktime_ps || rate_bytes || rate_iops || flush_every; }
 };
@@ -131,7 +151,8 @@ struct TrimSpec {
 
 struct PreconditionPhase {
   double fill_percent = 100.0;
-  double random_percent = 200.0;
+  double random_percent = 0.0;  // {fill: N%} is a fill only
+  bool random_map = false;      // random writes: independent draws (fio norandommap) unless set
   std::uint64_t seed = 1;
   bool seed_set = false;  // otherwise derived from the scenario seed
 };

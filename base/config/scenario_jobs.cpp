@@ -110,6 +110,21 @@ void ScenarioParser::parse_pacing(const YAML::Node& node, const std::string& pat
   time("startdelay", kPicosPerSec, job.startdelay_ps);
   time("ramp_time", kPicosPerSec, job.ramp_ps);
   time("thinktime", kPicosPerUs, job.thinktime_ps);
+  if (const YAML::Node n = node["steadystate"]) {
+    try {
+      const SteadyStateSpec parsed = fio_parse_steadystate(get_scalar(src_, n, key("steadystate"), "a criterion"));
+      job.steadystate.kind = parsed.kind;
+      job.steadystate.limit = parsed.limit;
+      job.steadystate.percent = parsed.percent;
+    } catch (const std::invalid_argument& e) {
+      src_.fail(n, key("steadystate"), e.what());
+    }
+  }
+  time("steadystate_duration", kPicosPerSec, job.steadystate.duration_ps);
+  time("steadystate_ramp_time", kPicosPerSec, job.steadystate.ramp_ps);
+  if (job.steadystate.duration_ps % kPicosPerSec != 0)
+    src_.fail(node["steadystate_duration"], key("steadystate_duration"),
+              "must be a whole number of seconds (fio measures once per second)");
   if (node["thinktime_blocks"])
     job.thinktime_blocks = static_cast<std::uint32_t>(std::min<std::uint64_t>(
         0xffffffffULL, uint_key(node["thinktime_blocks"], "phases[].job.thinktime_blocks", key("thinktime_blocks"))));

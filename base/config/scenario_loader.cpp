@@ -356,8 +356,9 @@ void ScenarioParser::parse_action(const YAML::Node& node, const std::string& act
       if (node["size"]) phase.trim.size = amount(node["size"], key("size"));
     }
   } else if (action == "precondition") {
-    // {fill: 100%, random: 200%, seed: N}: the FTL state of a fill and a random 4 KiB overwrite,
-    // reached without simulating time.
+    // {fill: 100%, random: 200%, random_map: false, seed: N}: the FTL state of a fill and (when
+    // `random` is given) a random overwrite of one mapping unit per write, reached without
+    // simulating time.
     phase.kind = PhaseKind::kPrecondition;
     if (!node.IsNull()) {
       check_map(src_, node, path, keys_of("phases[].precondition"));
@@ -374,6 +375,8 @@ void ScenarioParser::parse_action(const YAML::Node& node, const std::string& act
       percent("fill", phase.precondition.fill_percent);
       percent("random", phase.precondition.random_percent);
       if (phase.precondition.fill_percent > 100) src_.fail(node["fill"], key("fill"), "must be at most 100%");
+      if (const YAML::Node map = node["random_map"])
+        phase.precondition.random_map = get_bool(src_, map, key("random_map"));
       if (node["seed"]) {
         phase.precondition.seed = uint_key(node["seed"], "phases[].precondition.seed", key("seed"));
         phase.precondition.seed_set = true;

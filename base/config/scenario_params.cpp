@@ -67,8 +67,8 @@ void add_phase(ParamTable& t) {
       make_param(p + ".mark", K::kFlag, "", "action: remember which LBAs are written from now on (for trim: unused)")
           .def("true"));
   t.push_back(make_param(p + ".repeat", K::kSection, "", "action: run a list of phases several times"));
-  t.push_back(
-      make_param(p + ".precondition", K::kSection, "", "action: fill + random overwrite through the FTL, no timing"));
+  t.push_back(make_param(p + ".precondition", K::kSection, "",
+                         "action: fill (+ random overwrite if `random` is given) through the FTL, no timing"));
   t.push_back(make_param(p + ".jobs", K::kList, "",
                          "action: jobs running at the same time and sharing the NCQ tags, each a map of "
                          "phases[].job keys")
@@ -162,6 +162,17 @@ void add_job(ParamTable& t) {
   t.push_back(make_param(j + "fsync", K::kCount, "count", "a FLUSH CACHE EXT after every N writes; 0 = none")
                   .def("0")
                   .range(0, 0xffffffffULL));
+  t.push_back(make_param(j + "steadystate", K::kString, "",
+                         "fio's steady-state criterion iops|iops_slope|bw|bw_slope:LIMIT[%]: the job ends when "
+                         "the last steadystate_duration of per-second figures meet it")
+                  .def("none"));
+  t.push_back(make_param(j + "steadystate_duration", K::kString, "duration",
+                         "the rolling window of per-second figures, whole seconds; 0 = no detection (fio's "
+                         "syntax; a bare number: s)")
+                  .def("0"));
+  t.push_back(make_param(j + "steadystate_ramp_time", K::kString, "duration",
+                         "time after the job's start before figures are collected (fio's syntax; a bare number: s)")
+                  .def("0"));
 }
 
 void add_actions(ParamTable& t) {
@@ -194,9 +205,14 @@ void add_actions(ParamTable& t) {
   t.push_back(make_param(pc + "fill", K::kPercent, "percent", "sequentially written share of the drive")
                   .def("100%")
                   .shows("0%..100%"));
-  t.push_back(make_param(pc + "random", K::kPercent, "percent", "random 4KiB overwrite, share of the drive")
-                  .def("200%")
+  t.push_back(make_param(pc + "random", K::kPercent, "percent",
+                         "random overwrite of one mapping unit per write, share of the drive (none unless given)")
+                  .def("0%")
                   .shows("0%..10000%"));
+  t.push_back(make_param(pc + "random_map", K::kFlag, "",
+                         "random writes as fio's random map (each LPN once per pass, like a job without "
+                         "norandommap); default: independent draws with replacement (fio's norandommap)")
+                  .def("false"));
   t.push_back(make_param(pc + "seed", K::kCount, "count", "random seed of the overwrite")
                   .derived("from the scenario seed")
                   .range(0, kU64Max));

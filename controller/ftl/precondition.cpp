@@ -18,7 +18,8 @@ PageWriter::PageWriter(Ftl& ftl, PagePlacedListener* listener)
 void PageWriter::write(Lpn lpn) {
   // A newer write of an LPN still gathered for this page supersedes the older one, as in the
   // controller's write buffer: a page never holds one LPN twice. (Possible with several units
-  // per page: at the end of the fill, or where one random permutation ends and the next begins.)
+  // per page: at the end of the fill, wherever independent draws repeat an LPN, or where one
+  // random permutation ends and the next begins.)
   for (std::size_t i = 0; i < m_page.size(); ++i) {
     if (m_page[i] == lpn) {
       m_page.erase(m_page.begin() + static_cast<std::ptrdiff_t>(i));
@@ -62,7 +63,8 @@ PreconditionResult precondition(Ftl& ftl, const PreconditionSpec& spec, PagePlac
   PageWriter placer(ftl, listener);
   const auto fill = static_cast<std::uint64_t>(double(units) * spec.fill_percent / 100.0);
   for (std::uint64_t lpn = 0; lpn < fill && lpn < units; ++lpn) placer.write(static_cast<Lpn>(lpn));
-  // The same order a `randwrite` job of bs = one mapping unit over the whole drive draws.
+  // The same LPNs a `randwrite` job of bs = one mapping unit over the whole drive draws: with
+  // norandommap (independent draws) by default, with fio's random map when asked.
   const auto random = static_cast<std::uint64_t>(double(units) * spec.random_percent / 100.0);
   Rng rng(spec.seed);
   Permutation order;
@@ -72,11 +74,16 @@ PreconditionResult precondition(Ftl& ftl, const PreconditionSpec& spec, PagePlac
   constexpr std::uint32_t kAhead = 16;
   std::array<Lpn, kAhead> ahead{};
   const auto draw = [&] {
-    if (next == order.size()) {
-      order = Permutation(units, rng);
-      next = 0;
+    Lpn lpn;
+    if (!spec.random_map) {
+      lpn = static_cast<Lpn>(rng.below(units));
+    } else {
+      if (next == order.size()) {
+        order = Permutation(units, rng);
+        next = 0;
+      }
+      lpn = static_cast<Lpn>(order.at(next++));
     }
-    const auto lpn = static_cast<Lpn>(order.at(next++));
     ftl.prefetch(lpn);
     return lpn;
   };

@@ -52,8 +52,14 @@ class PageWriter {
 
 struct PreconditionSpec {
   double fill_percent = 100.0;    // sequential write of this share of the drive, from LBA 0
-  double random_percent = 200.0;  // then random unit writes: this share of the drive, fio random map
-  std::uint64_t seed = 1;         // the random map's seed (as a randwrite job's randseed)
+  double random_percent = 200.0;  // then random unit writes: this share of the drive
+  // How the random writes draw their LPNs. false (default): each independently, with
+  // replacement, as a randwrite job with fio's norandommap (the state a drive reaches under
+  // uniform random writes). true: fio's random map, every LPN once per pass in a random order;
+  // at the end of whole passes about an OP's worth of blocks hold no valid data, which a drive
+  // written at random never shows.
+  bool random_map = false;
+  std::uint64_t seed = 1;  // the draws' seed (as a randwrite job's randseed)
 };
 
 struct PreconditionResult {

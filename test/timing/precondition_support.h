@@ -12,26 +12,30 @@
 
 namespace ssdlab::test {
 
-inline PhaseSpec fast_precondition(double fill, double random, std::uint64_t seed) {
+// random_map: the random writes as fio's random map (each LPN once per pass); otherwise
+// independent draws (norandommap), the default.
+inline PhaseSpec fast_precondition(double fill, double random, std::uint64_t seed, bool random_map = false) {
   PhaseSpec fast;
   fast.name = "precondition";
   fast.kind = PhaseKind::kPrecondition;
   fast.precondition.fill_percent = fill;
   fast.precondition.random_percent = random;
+  fast.precondition.random_map = random_map;
   fast.precondition.seed = seed;
   fast.precondition.seed_set = true;
   return fast;
 }
 
-// A secure erase, then the simulated writes fast_precondition(100, random, seed) stands for:
-// a sequential fill and random overwrites of one mapping unit at QD1.
-inline std::vector<PhaseSpec> simulated_precondition(double random, std::uint64_t seed) {
+// A secure erase, then the simulated writes fast_precondition(100, random, seed, random_map)
+// stands for: a sequential fill and random overwrites of one mapping unit at QD1.
+inline std::vector<PhaseSpec> simulated_precondition(double random, std::uint64_t seed, bool random_map = false) {
   PhaseSpec fill = job_phase("fill", RwMode::kWrite, 4096, 1, percent(100));
   PhaseSpec overwrite = job_phase("overwrite", RwMode::kRandWrite, 4096, 1, percent(100));
   overwrite.job.io_size = percent(random);
   overwrite.job.io_size_set = true;
   overwrite.job.randseed = seed;
   overwrite.job.randseed_set = true;
+  overwrite.job.norandommap = !random_map;
   return {erase_phase(), fill, overwrite};
 }
 

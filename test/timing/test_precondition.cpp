@@ -60,15 +60,25 @@ void snapshot_after(ScenarioRunner& run, const std::string& phase, CacheState& o
 
 }  // namespace
 
-TEST_CASE("fast preconditioning leaves the FTL exactly as the simulated writes do", "[timing][precondition]") {
+static void check_same_as_simulated(bool random_map) {
   const DriveConfig config = one_die_drive("64");
-  ScenarioRunner slow("slow", scenario(simulated_precondition(250, 77)), config);
-  ScenarioRunner quick("fast", scenario({erase_phase(), fast_precondition(100, 250, 77)}), config);
+  ScenarioRunner slow("slow", scenario(simulated_precondition(250, 77, random_map)), config);
+  ScenarioRunner quick("fast", scenario({erase_phase(), fast_precondition(100, 250, 77, random_map)}), config);
   run_to_end({&slow, &quick});
   REQUIRE(slow.ssd.controller.ftl().stats().gc_erases > 0);  // GC ran: the comparison covers its decisions too
   require_same_ftl(slow.ssd.controller.ftl(), quick.ssd.controller.ftl());
   // And the fast path took no simulated time.
   CHECK(quick.results()[1].seconds() == 0.0);
+}
+
+TEST_CASE("fast preconditioning leaves the FTL exactly as the simulated writes do", "[timing][precondition]") {
+  // The default: independent draws, as a randwrite job with norandommap.
+  check_same_as_simulated(false);
+}
+
+TEST_CASE("fast preconditioning with random_map leaves the FTL exactly as a randwrite job with fio's random map",
+          "[timing][precondition]") {
+  check_same_as_simulated(true);
 }
 
 TEST_CASE("fast preconditioning leaves a limited mapping cache as the simulated writes do",
@@ -126,4 +136,19 @@ TEST_CASE("a timed read phase after fast preconditioning through a small mapping
   CHECK(double(fast_read.map_reads()) == Approx(double(slow_read.map_reads())).epsilon(0.1));
   CHECK(fast_read.map_writes() <= config.controller.mapping_cache_bytes / config.nand.page_size_bytes);
   CHECK(fast_read.die_utilisation() == Approx(slow_read.die_utilisation()).epsilon(0.1));
+}
+
+TEST_CASE("after fast and simulated preconditioning on several dies the next random writes show the same WAF and IOPS",
+          "[timing][precondition]") {
+  const DriveConfig config = drive_from_yaml(drive_yaml("2", "2", "128", "50us", "200MB/s", "6Gbps", "0.125"));
+  PhaseSpec next = job_phase("next", RwMode::kRandWrite, 4096, 32, percent(100));
+  next.job.io_size = percent(100);
+  next.job.io_size_set = true;
+  next.job.norandommap = true;
+  next.job.randseed = 9;
+  next.job.randseed_set = true;
+  const auto [slow_next, fast_next] = after_both_preconditions(config, 200, 5, next);
+  REQUIRE(slow_next.gc_erases() > 100);
+  CHECK(fast_next.waf() == Approx(slow_next.waf()).epsilon(0.02));
+  CHECK(fast_next.iops() == Approx(slow_next.iops()).epsilon(0.03));
 }

@@ -295,3 +295,30 @@ TEST_CASE("The nbd engine's uri is accepted and ignored like ioengine", "[fio]")
   REQUIRE(f.notes.size() == 2);
   CHECK_THAT(f.notes[1], Catch::StartsWith("job.fio:3: uri=nbd://127.0.0.1:10809 accepted and ignored"));
 }
+
+TEST_CASE("fio's steadystate keys and their aliases become the job's steady-state criterion", "[fio][steady]") {
+  const FioJobFile f = parse(
+      "[a]\nsteadystate=iops_slope:0.1%\nsteadystate_duration=30\nsteadystate_ramp_time=5s\n"
+      "[b]\nss=bw:2000000\nss_dur=2m\nss_ramp=500ms\n[c]\nrw=randread\n");
+  const JobSpec a = fio_job_to_phase(f.jobs[0], "job.fio").job;
+  CHECK(a.steadystate.kind == SteadyStateSpec::Kind::kIopsSlope);
+  CHECK(a.steadystate.limit == Approx(0.1));
+  CHECK(a.steadystate.percent);
+  CHECK(a.steadystate.duration_ps == 30 * kPicosPerSec);
+  CHECK(a.steadystate.ramp_ps == 5 * kPicosPerSec);
+  CHECK(a.steadystate.enabled());
+  CHECK(to_string(a.steadystate) == "iops_slope:0.1%");
+  const JobSpec b = fio_job_to_phase(f.jobs[1], "job.fio").job;
+  CHECK(b.steadystate.kind == SteadyStateSpec::Kind::kBw);
+  CHECK_FALSE(b.steadystate.percent);
+  CHECK(b.steadystate.limit == Approx(2e6));
+  CHECK(b.steadystate.duration_ps == 120 * kPicosPerSec);
+  CHECK(b.steadystate.ramp_ps == kPicosPerSec / 2);
+  CHECK_FALSE(fio_job_to_phase(f.jobs[2], "job.fio").job.steadystate.enabled());
+  CHECK(error_of("[j]\nss=latency:1%\n") ==
+        "job.fio:2: ss: unknown criterion 'latency' (iops, iops_slope, bw or bw_slope)");  // the key as written
+  CHECK(error_of("[j]\nss=iops\n").find("job.fio:2: ss: expected CRITERION:LIMIT") == 0);
+  CHECK(error_of("[j]\nsteadystate=iops:-1\n").find("job.fio:2: steadystate: the limit must be a number >= 0") == 0);
+  CHECK(error_of("[j]\nss=iops:1%\nss_dur=1500ms\n") ==
+        "job.fio:3: steadystate_duration: must be a whole number of seconds (fio measures once per second)");
+}

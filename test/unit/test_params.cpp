@@ -177,6 +177,7 @@ TEST_CASE("the scenario structs' defaults are the table's defaults", "[params]")
   const PreconditionPhase pre;
   CHECK(std::to_string(static_cast<int>(pre.fill_percent)) + "%" == text("phases[].precondition.fill"));
   CHECK(std::to_string(static_cast<int>(pre.random_percent)) + "%" == text("phases[].precondition.random"));
+  CHECK((pre.random_map ? "true" : "false") == text("phases[].precondition.random_map"));
   const ScenarioSpec spec;
   CHECK(std::to_string(spec.seed) == text("seed"));
   CHECK(spec.sample_interval_ps == parse_duration(text("sample_interval")));

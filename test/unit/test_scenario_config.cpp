@@ -357,6 +357,25 @@ TEST_CASE("a precondition phase takes fill and random shares and a seed", "[scen
         "s.yaml:3: phases[0].precondition.random: expected a percentage of the drive like 200%, got 'lots'");
 }
 
+TEST_CASE("a precondition phase is a fill unless random is given, and draws with replacement unless random_map",
+          "[scenario][precondition]") {
+  const ScenarioSpec s = parse_scenario(
+      "drive: d.yaml\nphases:\n  - {precondition: {fill: 60%}}\n  - {precondition: {random: 50%}}\n"
+      "  - {precondition: {random: 200%, random_map: true}}\n  - {precondition: }\n",
+      "s.yaml");
+  REQUIRE(s.phases.size() == 4);
+  CHECK(s.phases[0].precondition.fill_percent == 60.0);
+  CHECK(s.phases[0].precondition.random_percent == 0.0);  // a fill only
+  CHECK(s.phases[1].precondition.fill_percent == 100.0);
+  CHECK(s.phases[1].precondition.random_percent == 50.0);
+  CHECK_FALSE(s.phases[1].precondition.random_map);
+  CHECK(s.phases[2].precondition.random_map);
+  CHECK(s.phases[3].precondition.random_percent == 0.0);
+  CHECK_FALSE(s.phases[3].precondition.random_map);
+  CHECK(error_of("drive: d.yaml\nphases:\n  - {precondition: {random_map: maybe}}\n")
+            .find("s.yaml:3: phases[0].precondition.random_map") == 0);
+}
+
 // Issue 10: a nested repeat used to expand 10^8 phases at load time and exhaust memory.
 TEST_CASE("repeat expansion is bounded and counted before anything is built", "[scenario][limits]") {
   // 400 x 400 = 160 000 phases: over the limit, but small enough to build if the bound is missing.
@@ -487,4 +506,22 @@ TEST_CASE("a fio phase runs the job file's stonewall groups, the path relative t
   REQUIRE(s.notes.size() == 1);
   CHECK(s.notes[0].find("ioengine=libaio accepted and ignored") != std::string::npos);
   fs::remove_all(dir);
+}
+
+TEST_CASE("a YAML job takes fio's steadystate keys", "[scenario][steady]") {
+  const ScenarioSpec s = parse_scenario(
+      "drive: d.yaml\nphases:\n  - job: {rw: randwrite, bs: 4k, steadystate: iops_slope:2%, steadystate_duration: 10,"
+      " steadystate_ramp_time: 3s}\n",
+      "s.yaml");
+  const SteadyStateSpec& ss = s.phases[0].job.steadystate;
+  CHECK(ss.kind == SteadyStateSpec::Kind::kIopsSlope);
+  CHECK(ss.limit == Approx(2.0));
+  CHECK(ss.percent);
+  CHECK(ss.duration_ps == 10 * kPicosPerSec);
+  CHECK(ss.ramp_ps == 3 * kPicosPerSec);
+  CHECK(error_of("drive: d.yaml\nphases:\n  - job: {rw: randwrite, bs: 4k, steadystate: iops_slop:2%}\n") ==
+        "s.yaml:3: phases[0].job.steadystate: unknown criterion 'iops_slop' (iops, iops_slope, bw or bw_slope)");
+  CHECK(error_of("drive: d.yaml\nphases:\n  - job: {rw: randwrite, bs: 4k, steadystate: iops:2%, steadystate_duration: "
+                 "1500ms}\n")
+            .find("phases[0].job.steadystate_duration: must be a whole number of seconds") != std::string::npos);
 }
