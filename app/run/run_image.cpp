@@ -42,7 +42,8 @@ RunImages::RunImages(const RunImageOptions& options, const ScenarioSpec& scenari
   if (!options.load.empty()) {
     PageStore scratch(runner.ssd.controller.ftl().geometry());  // a run keeps no data
     try {
-      load_image(options.load, config, runner.ssd.controller.ftl(), scratch);
+      load_image(options.load, config, runner.ssd.control().untimed_ftl(),
+                 scratch);  // before the start: mapping_loaded() runs at start_of_simulation
     } catch (const ImageError& e) {
       throw ConfigError(std::string("--load-image: ") + e.what());
     }
