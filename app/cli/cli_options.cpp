@@ -27,6 +27,8 @@ CLI::Option* add_shared_run_options(CLI::App& cmd, RunOptions& run) {
       });
   cmd.add_option("--vcd", run.instruments.vcd_path,
                  "write a Value Change Dump (GTKWave) of die/channel busy state, NCQ, buffer, free blocks, GC");
+  cmd.add_option("--vcd-window", run.instruments.vcd_window,
+                 "T0,T1: the VCD holds the changes in [T0, T1) simulated seconds, with every value at T0");
   cmd.add_option("--trace", run.instruments.trace_path,
                  "write a Chrome trace event JSON (ui.perfetto.dev, chrome://tracing) of every command and op");
   cmd.add_option("--trace-window", run.instruments.trace_window,
@@ -36,6 +38,7 @@ CLI::Option* add_shared_run_options(CLI::App& cmd, RunOptions& run) {
 
 std::string shared_run_options_error(const RunOptions& run) {
   if (!run.latency_window_text.empty() && run.latency_log.empty()) return "--latency-window needs --latency-log FILE";
+  if (!run.instruments.vcd_window.empty() && run.instruments.vcd_path.empty()) return "--vcd-window needs --vcd FILE";
   return "";
 }
 

@@ -1,4 +1,4 @@
-// What `ssdlab run --vcd FILE --trace FILE --trace-window T0,T1` asks for (plain C++).
+// What `ssdlab run --vcd FILE --vcd-window T0,T1 --trace FILE --trace-window T0,T1` asks for (plain C++).
 #pragma once
 
 #include <string>
@@ -11,11 +11,12 @@ struct InstrumentOptions {
   std::string vcd_path;      // empty: no VCD
   std::string trace_path;    // empty: no Chrome/Perfetto trace
   std::string trace_window;  // "T0,T1" in simulated seconds; empty: the whole run
+  std::string vcd_window;    // the same for the VCD
   bool any() const { return !vcd_path.empty() || !trace_path.empty(); }
 };
 
-// Parses a trace window "T0,T1" (simulated seconds, 0 <= T0 < T1) into picoseconds. Throws
-// ConfigError naming --trace-window and the text.
-void parse_trace_window(const std::string& text, Picos& start, Picos& end);
+// Parses a window "T0,T1" (simulated seconds, 0 <= T0 < T1) into picoseconds. Throws
+// ConfigError naming `flag` (--trace-window, --vcd-window) and the text.
+void parse_trace_window(const std::string& text, Picos& start, Picos& end, const char* flag = "--trace-window");
 
 }  // namespace ssdlab

@@ -23,6 +23,7 @@ class Instruments {
   std::unique_ptr<VcdInstrument> m_vcd;
   std::unique_ptr<ChromeTrace> m_trace;
   std::string m_vcd_path, m_trace_path;
+  std::string m_vcd_window;  // " in [T0,T1] s" for the closing line, or empty
 };
 
 }  // namespace ssdlab

@@ -15,7 +15,8 @@ unsigned bits_for(std::uint64_t max) {
 }
 }  // namespace
 
-VcdInstrument::VcdInstrument(const std::string& path, Ssd& ssd) : m_ssd(ssd), m_vcd(path) {
+VcdInstrument::VcdInstrument(const std::string& path, Ssd& ssd, Picos start, Picos end) : m_ssd(ssd), m_vcd(path) {
+  m_vcd.set_window(start, end);
   const std::uint32_t dies = ssd.flash.dies();
   const std::uint32_t channels = ssd.flash.channels();
   const Ftl& ftl = ssd.controller.ftl();

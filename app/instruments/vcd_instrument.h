@@ -28,8 +28,9 @@ class Ssd;
 
 class VcdInstrument final : public Probe, public TimelineObserver {
  public:
-  // Declares the signals of `ssd` and writes the header; attach() connects it.
-  VcdInstrument(const std::string& path, Ssd& ssd);
+  // Declares the signals of `ssd` and writes the header; attach() connects it. Only changes in
+  // [start, end) are written, with the values at `start` dumped there.
+  VcdInstrument(const std::string& path, Ssd& ssd, Picos start = 0, Picos end = ~Picos(0));
   ~VcdInstrument() override;  // detaches from the Timeline if close() was not called
   // Registers as the drive's probe and its Timeline's observer (before the simulation starts).
   void attach();

@@ -41,9 +41,18 @@ std::uint32_t VcdWriter::var(const std::string& name, unsigned width, std::uint6
 
 void VcdWriter::end_definitions() {
   m_defined = true;
-  m_out.put("$enddefinitions $end\n#0\n$dumpvars\n");
+  m_out.put("$enddefinitions $end\n");
+  if (m_window_start == 0) dump_values(0);
+}
+
+void VcdWriter::dump_values(Picos when) {
+  m_out.put('#');
+  m_out.put_uint(when);
+  m_out.put("\n$dumpvars\n");
   for (std::uint32_t v = 0; v < m_vars.size(); ++v) write_value(v, m_vars[v].written);
   m_out.put("$end\n");
+  m_dumped = true;
+  m_emitted = when;
 }
 
 void VcdWriter::write_value(std::uint32_t var, std::uint64_t value) {
@@ -103,6 +112,21 @@ void VcdWriter::emit_instant(Picos when) {
       m_touched.push_back(p.var);
     }
   }
+  if (when >= m_window_end || when < m_window_start) {
+    // Outside the window: before it a change only sets the value dumped at its start.
+    for (const std::uint32_t var : m_touched) {
+      Var& v = m_vars[var];
+      v.touched = false;
+      if (when < m_window_start) v.written = v.next;
+    }
+    m_touched.clear();
+    return;
+  }
+  if (!m_dumped) {
+    if (when == m_window_start)
+      for (const std::uint32_t var : m_touched) m_vars[var].written = m_vars[var].next;
+    dump_values(m_window_start);
+  }
   bool stamped = false;
   for (const std::uint32_t var : m_touched) {
     Var& v = m_vars[var];
@@ -134,6 +158,7 @@ void VcdWriter::close() {
     const Picos when = m_heap.front().when;
     emit_instant(when < m_emitted ? m_emitted : when);
   }
+  if (!m_dumped) dump_values(m_window_start);  // the run ended before the window: its values there
   m_out.close();
 }
 

@@ -24,7 +24,13 @@ class VcdWriter {
   void scope(const std::string& name);
   void upscope();
   std::uint32_t var(const std::string& name, unsigned width, std::uint64_t initial = 0);
-  // Writes $enddefinitions and the initial values at time 0.
+  // Only changes in [start, end) are written (before end_definitions): the values at `start` are
+  // dumped there ($dumpvars), earlier changes only set them, later ones are dropped.
+  void set_window(Picos start, Picos end) {
+    m_window_start = start;
+    m_window_end = end;
+  }
+  // Writes $enddefinitions and the initial values at time 0 (with a window: at its start).
   void end_definitions();
 
   // `var` takes `value` at `when`. `when` must not be earlier than a time already emitted
@@ -61,6 +67,7 @@ class VcdWriter {
   Pending pop();
   void write_value(std::uint32_t var, std::uint64_t value);
   void emit_instant(Picos when);
+  void dump_values(Picos when);  // "#when $dumpvars" with every value written
 
   BufferedFile m_out;
   std::vector<Var> m_vars;
@@ -69,6 +76,8 @@ class VcdWriter {
   std::uint64_t m_seq = 0;
   Picos m_emitted = 0;  // the last instant written
   bool m_defined = false;
+  bool m_dumped = false;  // $dumpvars written
+  Picos m_window_start = 0, m_window_end = ~Picos(0);
   std::uint64_t m_late = 0, m_written = 0;
 };
 

@@ -178,6 +178,11 @@ RunOutcome run_prepared(const RunOptions& options, const ScenarioSpec& scenario,
     Picos t0 = 0, t1 = 0;
     parse_trace_window(options.instruments.trace_window, t0, t1);  // a usage error before anything runs
   }
+  if (!options.instruments.vcd_window.empty()) {
+    if (options.instruments.vcd_path.empty()) throw ConfigError("--vcd-window: needs --vcd FILE");
+    Picos t0 = 0, t1 = 0;
+    parse_trace_window(options.instruments.vcd_window, t0, t1, "--vcd-window");
+  }
 
   const std::filesystem::path out = options.out_dir.empty() ? std::filesystem::path("results") / scenario.name
                                                             : std::filesystem::path(options.out_dir);
