@@ -33,11 +33,32 @@ def fail(message, status=EXIT_BAD_INPUT):
     sys.exit(status)
 
 
+class Plt:
+    """The few pyplot calls the plots make, on matplotlib's object API with the Agg canvas:
+    importing pyplot (its backend machinery and figure manager) costs about as much as drawing
+    two plots, and figures made this way need no closing."""
+
+    def __init__(self, matplotlib):
+        from matplotlib.backends.backend_agg import FigureCanvasAgg
+        from matplotlib.figure import Figure
+        self._figure, self._canvas = Figure, FigureCanvasAgg
+        self._colormaps = matplotlib.colormaps
+        self.rcParams = matplotlib.rcParams
+
+    def subplots(self, nrows=1, ncols=1, figsize=None, **kwargs):
+        fig = self._figure(figsize=figsize)
+        self._canvas(fig)
+        return fig, fig.subplots(nrows, ncols, **kwargs)
+
+    def get_cmap(self, name):
+        return self._colormaps[name]
+
+
 def import_pyplot():
     try:
         import matplotlib
         matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
+        plt = Plt(matplotlib)
     except ImportError as e:
         sys.stderr.write("plots skipped: python3-matplotlib not installed (%s)\n" % e)
         sys.exit(EXIT_NO_MATPLOTLIB)
@@ -183,9 +204,8 @@ def title_for(summary, what):
 
 
 def save(fig, out_dir, name):
-    fig.savefig(os.path.join(out_dir, name), dpi=DPI)
-    import matplotlib.pyplot as plt
-    plt.close(fig)
+    # zlib level 1: a tenth of the encoding time of the default 6, files ~25 % larger
+    fig.savefig(os.path.join(out_dir, name), dpi=DPI, pil_kwargs={"compress_level": 1})
     return name
 
 
@@ -485,6 +505,19 @@ BAR_SPECS = [
 
 # ---- main ---------------------------------------------------------------------------------
 
+def run_one(draw):
+    try:
+        made = draw()
+    except Exception as e:  # one bad plot must not cost the others
+        return ("failed", "%s: %s" % (type(e).__name__, e))
+    return ("skipped", None) if made is None else ("made", list(made))
+
+
+def run_jobs(jobs):
+    """Each job's outcome, in the jobs' order, drawn one after another in this process."""
+    return [run_one(draw) for _, draw, _ in jobs]
+
+
 def make_plots(plt, results_dir):
     summary = load_json(os.path.join(results_dir, "summary.json"), required=True)
     names = [p.get("name", "?") for p in summary.get("phases", [])]
@@ -510,20 +543,18 @@ def make_plots(plt, results_dir):
          "latency anatomy skipped: summary.json has no anatomy_us (or no request in it)"),
     ] + [(s["file"], (lambda s=s: phase_bars(plt, summary, out_dir, s)), s["title"] + " skipped: no job phase")
          for s in BAR_SPECS]
+    outcomes = run_jobs(jobs)
     index = {"plots": [], "notes": []}
     failed = False
-    for what, draw, skipped in jobs:
-        try:
-            made = draw()
-        except Exception as e:  # one bad plot must not cost the others
-            sys.stderr.write("ssdlab_plots: %s plot failed: %s: %s\n" % (what, type(e).__name__, e))
-            index["notes"].append("%s plot failed: %s" % (what, e))
+    for (what, _, skipped), (kind, value) in zip(jobs, outcomes):
+        if kind == "failed":
+            sys.stderr.write("ssdlab_plots: %s plot failed: %s\n" % (what, value))
+            index["notes"].append("%s plot failed: %s" % (what, value))
             failed = True
-            continue
-        if made is None:
+        elif kind == "skipped":
             index["notes"].append(skipped)
         else:
-            index["plots"].append({"file": made[0], "title": made[1], "caption": made[2]})
+            index["plots"].append({"file": value[0], "title": value[1], "caption": value[2]})
     with open(os.path.join(out_dir, "index.json"), "w", encoding="utf-8") as f:
         json.dump(index, f, indent=1)
         f.write("\n")
