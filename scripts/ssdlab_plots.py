@@ -292,6 +292,21 @@ def busy_matrix(phases, group):
     return [rows[k] for k in sorted(rows)]
 
 
+def front_rows(phases):
+    """Rows for the SATA link and the firmware CPU: their busy fractions from each phase's stats tree."""
+    rows = []
+    for label, path in (("SATA link", ("link",)), ("firmware CPU", ("controller", "firmware_cpu"))):
+        values = []
+        for p in phases:
+            node = p.get("stats", {}).get("drive", {})
+            for key in path:
+                node = node.get(key, {}) if isinstance(node, dict) else {}
+            values.append(number(node.get("busy_fraction")) if isinstance(node, dict) else math.nan)
+        if any(not math.isnan(v) for v in values):
+            rows.append((label, values))
+    return rows
+
+
 def plot_heatmap(plt, summary, out_dir):
     phases = [p for p in summary.get("phases", []) if float(p.get("sim_seconds", 0)) > 0 and p.get("stats")]
     # A phase with no host I/O and no flash work (a TRIM's instant) would be an empty column.
@@ -301,11 +316,15 @@ def plot_heatmap(plt, summary, out_dir):
     dies, chans = busy_matrix(phases, "die"), busy_matrix(phases, "channel")
     if not dies:
         return None
-    heights = [max(len(dies), 2), max(len(chans), 2)]
+    front = front_rows(phases)
+    groups = [(front, "link, CPU")] if front else []
+    groups += [(dies, "die (array + its bus phases)"), (chans, "channel bus")]
+    heights = [max(len(rows), 2) for rows, _ in groups]
     fig_h = min(3.0 + 0.22 * sum(heights), 14)
-    fig, axes = plt.subplots(2, 1, figsize=(WIDE[0], fig_h), sharex=True, gridspec_kw={"height_ratios": heights})
+    fig, axes = plt.subplots(len(groups), 1, figsize=(WIDE[0], fig_h), sharex=True,
+                             gridspec_kw={"height_ratios": heights})
     image = None
-    for ax, rows, what in ((axes[0], dies, "die (array + its bus phases)"), (axes[1], chans, "channel bus")):
+    for ax, (rows, what) in zip(axes, groups):
         data = [r[1] for r in rows]
         image = ax.imshow(data, aspect="auto", vmin=0, vmax=1, cmap="viridis", interpolation="nearest")
         ax.set_yticks(range(len(rows)))
@@ -318,17 +337,20 @@ def plot_heatmap(plt, summary, out_dir):
                     if not math.isnan(v):
                         ax.text(j, i, "%.2f" % v, ha="center", va="center", fontsize=6,
                                 color="white" if v < 0.6 else "black")
-    axes[1].set_xticks(range(len(phases)))
-    axes[1].set_xticklabels([p["name"] for p in phases], rotation=45 if len(phases) <= 12 else 90,
-                            ha="right" if len(phases) <= 12 else "center", fontsize=8)
-    axes[0].set_title(title_for(summary, "Die and channel utilisation per phase"))
+    axes[-1].set_xticks(range(len(phases)))
+    axes[-1].set_xticklabels([p["name"] for p in phases], rotation=45 if len(phases) <= 12 else 90,
+                             ha="right" if len(phases) <= 12 else "center", fontsize=8)
+    axes[0].set_title(title_for(summary, "Link, firmware CPU, die and channel utilisation per phase"))
     fig.tight_layout(rect=(0, 0, 0.92, 1))
     cax = fig.add_axes((0.935, 0.2, 0.014, 0.7))
     cax.grid(False)
     fig.colorbar(image, cax=cax, label="busy fraction of the phase")
-    caption = ("Busy fraction of each die and each channel bus over each timed phase (summary.json: "
-               "phases[i].stats.drive.nand.channel[c].die[k].busy_fraction; die index = k x channels + c).")
-    return save(fig, out_dir, "utilisation_heatmap.png"), "Die and channel utilisation", caption
+    caption = ("Busy fraction of the SATA link, the firmware CPU, each die and each channel bus over each timed "
+               "phase (summary.json: phases[i].stats.drive.link.busy_fraction, "
+               "...controller.firmware_cpu.busy_fraction, ...nand.channel[c].die[k].busy_fraction; die index = "
+               "k x channels + c). Each phase's limiting resource is named in explain.txt and summary.json "
+               "(limiting_resource).")
+    return save(fig, out_dir, "utilisation_heatmap.png"), "Link, CPU, die and channel utilisation", caption
 
 
 def cdf_points(hist):

@@ -253,6 +253,8 @@ std::string explain_summary(const nlohmann::json& summary) {
     out += "\n";
     if (phase.contains("steady_state"))
       out += "  " + steady_words(phase["steady_state"], phase.value("iops", 0.0)) + ".\n";
+    if (phase.contains("limiting_resource") && phase["limiting_resource"].is_object())
+      out += "  " + phase["limiting_resource"].value("why", std::string("?")) + ".\n";
     if (!phase.contains("anatomy_us")) {
       out += "  (no latency anatomy in this summary)\n";
       continue;

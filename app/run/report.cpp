@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "app/run/explain.h"
+#include "app/run/limiter.h"
 #include "app/run/steady_window.h"
 #include "base/stats/stats_json.h"
 
@@ -145,6 +146,8 @@ nlohmann::json phase_json(const PhaseResult& r, const std::vector<double>& perce
     j["replay"] = replay;
   }
   if ((r.kind == "job" || r.kind == "replay") && r.io.ios() > 0) j["steady_state"] = steady_json(r.steady);
+  const LimitingResource limit = judge_limit(r);
+  if (limit.judged) j["limiting_resource"] = limit_json(limit);
   if (r.fio_steady.enabled) j["fio_steadystate"] = fio_steady_json(r.fio_steady);
   j["stats"] = stats_tree_json(r.stats);
   if (!r.expect.empty()) {
@@ -302,6 +305,19 @@ void print_steady_states(std::ostream& out, const std::vector<PhaseResult>& resu
                     r.fio_steady.spec.percent ? " %" : "");
       out << line;
     }
+  }
+}
+
+void print_limits(std::ostream& out, const std::vector<PhaseResult>& results) {
+  bool head = false;
+  for (const PhaseResult& r : results) {
+    const LimitingResource l = judge_limit(r);
+    if (!l.judged) continue;
+    if (!head) out << "\nlimiting resource (docs/latency-anatomy.md):\n";
+    head = true;
+    char name[32];
+    std::snprintf(name, sizeof name, "%-18s ", r.name.c_str());
+    out << name << limit_words(l) << "\n";
   }
 }
 

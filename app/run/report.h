@@ -34,6 +34,8 @@ void print_phase_line(std::ostream& out, const PhaseResult& r);
 // Per timed phase: steady or not, the steady window's figures, a warning when the phase's
 // mean mixes regimes (app/run/steady_window.h).
 void print_steady_states(std::ostream& out, const std::vector<PhaseResult>& results);
+// Each timed phase's limiting resource, one line each (app/run/limiter.h).
+void print_limits(std::ostream& out, const std::vector<PhaseResult>& results);
 // Simulated figures beside the documents' (phases with `expect`).
 void print_expectations(std::ostream& out, const std::vector<PhaseResult>& results);
 

@@ -165,6 +165,7 @@ std::string report_html(const ReportPage& page) {
   const RunOutcome& o = *page.outcome;
   std::ostringstream table, expect;
   print_table(table, o.results);
+  print_limits(table, o.results);
   print_expectations(expect, o.results);
   std::ostringstream h;
   h << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"

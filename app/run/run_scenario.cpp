@@ -220,6 +220,7 @@ RunOutcome run_prepared(const RunOptions& options, const ScenarioSpec& scenario,
   write_file(out / "wall.json", wall.str());
   if (!options.quiet) {
     print_steady_states(std::cout, outcome.results);
+    print_limits(std::cout, outcome.results);
     print_expectations(std::cout, outcome.results);
     std::cout << "wall time " << outcome.wall_seconds << " s; wrote " << (out / "summary.json").string() << ", "
               << (out / "timeseries.csv").string() << ", " << (out / "latency_histograms.json").string() << ", "

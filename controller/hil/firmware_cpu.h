@@ -51,15 +51,21 @@ class FirmwareCpu {
   // returns the delay until its processing ends.
   Picos cost(AtaCommand op, Picos now) {
     const Picos start = std::max(now, m_free_at_ps);
+    const Picos work = m_command_cost_ps + (op == AtaCommand::kWriteFpdma ? m_write_cost_ps : 0);
     m_last_start_ps = start;
-    m_free_at_ps = start + m_command_cost_ps + (op == AtaCommand::kWriteFpdma ? m_write_cost_ps : 0);
+    m_free_at_ps = start + work;
+    m_busy_ps += work;
     return m_free_at_ps - now;
   }
   // GC bookkeeping for `units` relocated units, done now: later commands start that much later.
   void charge_gc(std::uint64_t units, Picos now) {
     const Picos work = units * m_gc_unit_cost_ps;
     if (work) m_free_at_ps = std::max(m_free_at_ps, now) + work;
+    m_busy_ps += work;
   }
+  // Busy time up to `now` (commands and GC bookkeeping): work booked after `now` follows without
+  // a gap (each booking starts when the CPU frees), so it is free_at - now.
+  Picos busy_until(Picos now) const { return m_busy_ps - (m_free_at_ps > now ? m_free_at_ps - now : 0); }
   Picos free_at() const { return m_free_at_ps; }
   // When the command the last cost() booked starts on the CPU (its work ends at free_at()).
   Picos last_start() const { return m_last_start_ps; }
@@ -71,6 +77,7 @@ class FirmwareCpu {
   std::uint8_t m_running = 0;
   Picos m_last_start_ps = 0;
   Picos m_free_at_ps = 0;  // end of all firmware CPU work scheduled (commands, GC bookkeeping)
+  Picos m_busy_ps = 0;     // all of that work booked so far (statistics: busy_until)
 };
 
 }  // namespace ssdlab

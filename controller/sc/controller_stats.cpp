@@ -2,6 +2,7 @@
 // the write buffer's fill, and the firmware parts' own groups (ftl, mapping_cache). Uses only the
 // controller's public accessors.
 #include "base/stats/stats_tree.h"
+#include "base/time/timeline.h"
 #include "controller/sc/device_controller.h"
 
 namespace ssdlab {
@@ -17,6 +18,12 @@ void DeviceController::register_stats(const StatGroup& g) const {
   g.counter("background_gc_ops", s.background_gc_ops, "operations", "flash operations issued by idle-time GC");
   g.counter("map_reads", s.map_reads, "pages", "translation pages read from flash on a mapping-cache miss");
   g.counter("map_writes", s.map_writes, "pages", "translation pages written back to flash");
+  const FirmwareCpu& fw = cpu();
+  g.group("firmware_cpu")
+      .busy(
+          "busy", [&fw] { return fw.busy_until(now_picos()); },
+          "time the firmware CPU spent on commands and on GC bookkeeping (firmware_cost, firmware_write_cost, "
+          "firmware_gc_cost)");
   const StatGroup reads = g.group("read_units");
   reads.counter("from_buffer", s.read_units_from_buffer, "units", "mapping units read from the write buffer");
   reads.counter("unmapped", s.read_units_unmapped, "units", "mapping units read never written or trimmed (zeros)");

@@ -69,6 +69,7 @@ class DeviceController final : public sc_core::sc_module,
   const Ftl& ftl() const { return m_ftl; }
   const WriteBuffer& buffer() const { return m_buffer.buffer(); }
   const MappingCache& mapping_cache() const { return m_map.cache(); }
+  const FirmwareCpu& cpu() const { return m_cpu; }
   const ControllerStats& stats() const { return m_stats; }
   void register_stats(const class StatGroup& group) const;  // controller_stats.cpp
   std::uint64_t user_sectors() const { return m_user_sectors; }
