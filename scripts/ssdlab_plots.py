@@ -528,16 +528,12 @@ BAR_SPECS = [
 # ---- main ---------------------------------------------------------------------------------
 
 def run_one(draw):
+    """("made", (file, title, caption)), ("skipped", None) or ("failed", why)."""
     try:
         made = draw()
     except Exception as e:  # one bad plot must not cost the others
         return ("failed", "%s: %s" % (type(e).__name__, e))
-    return ("skipped", None) if made is None else ("made", list(made))
-
-
-def run_jobs(jobs):
-    """Each job's outcome, in the jobs' order, drawn one after another in this process."""
-    return [run_one(draw) for _, draw, _ in jobs]
+    return ("skipped", None) if made is None else ("made", made)
 
 
 def make_plots(plt, results_dir):
@@ -565,7 +561,7 @@ def make_plots(plt, results_dir):
          "latency anatomy skipped: summary.json has no anatomy_us (or no request in it)"),
     ] + [(s["file"], (lambda s=s: phase_bars(plt, summary, out_dir, s)), s["title"] + " skipped: no job phase")
          for s in BAR_SPECS]
-    outcomes = run_jobs(jobs)
+    outcomes = [run_one(draw) for _, draw, _ in jobs]
     index = {"plots": [], "notes": []}
     failed = False
     for (what, _, skipped), (kind, value) in zip(jobs, outcomes):

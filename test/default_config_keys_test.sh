@@ -11,8 +11,7 @@ want=$(awk '/^## Drive config/ { on = 1; next } /^## / { on = 0 }
             on && /^\| `/ { split($0, f, "`"); print f[2] }' <<< "$table" | sort -u)
 [ -n "$want" ] || { echo "the parameter table lists no drive key"; exit 1; }
 # The dotted path of each key line of the YAML (two spaces per level; "# key:" counts as a key).
-have=$(awk '{ line = $0; sub(/#.*/, "", line) }
-            match($0, /^ *(# *)?[a-z_]+:/) {
+have=$(awk 'match($0, /^ *(# *)?[a-z_]+:/) {
               text = substr($0, 1, RLENGTH); indent = match(text, /[^ ]/) - 1
               key = text; sub(/^ *(# *)?/, "", key); sub(/:$/, "", key)
               depth = int(indent / 2); path[depth] = key; p = key
