@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -14,6 +15,7 @@
 #include "base/core/types.h"
 #include "base/stats/io_stats.h"
 #include "base/stats/stats_tree.h"
+#include "controller/ftl/precondition.h"
 #include "host/job_tally.h"
 
 namespace ssdlab {
@@ -76,6 +78,8 @@ struct PhaseResult {
   // `io`'s latency from issue; null otherwise. Shared: results are copied, never changed.
   std::shared_ptr<const ArrivalLatency> arrival;
   SteadyWindow steady;  // job and replay phases with I/O
+  // A precondition phase: how it aged the drive (replicated or simulated, and why).
+  std::optional<PreconditionResult> precondition;
   FioSteadyState fio_steady;
 
   // Firmware and flash activity during the phase, from the tree.

@@ -146,6 +146,18 @@ nlohmann::json phase_json(const PhaseResult& r, const std::vector<double>& perce
     j["replay"] = replay;
   }
   if ((r.kind == "job" || r.kind == "replay") && r.io.ios() > 0) j["steady_state"] = steady_json(r.steady);
+  if (r.precondition) {
+    const PreconditionResult& p = *r.precondition;
+    nlohmann::json pc = {{"method", p.replicas > 1 ? "replicated" : "simulated"}, {"units_written", p.units_written}};
+    if (p.replicas > 1) {
+      pc["replicas"] = p.replicas;
+      pc["group_dies"] = p.group_dies;
+    }
+    if (!p.simulated_because.empty()) pc["simulated_because"] = p.simulated_because;
+    pc["free_blocks"] = p.free_blocks;
+    pc["valid_histogram"] = p.valid_histogram;  // closed blocks by valid units, 0 .. units per block
+    j["precondition"] = pc;
+  }
   const LimitingResource limit = judge_limit(r);
   if (limit.judged) j["limiting_resource"] = limit_json(limit);
   if (r.fio_steady.enabled) j["fio_steadystate"] = fio_steady_json(r.fio_steady);
@@ -305,6 +317,28 @@ void print_steady_states(std::ostream& out, const std::vector<PhaseResult>& resu
                     r.fio_steady.spec.percent ? " %" : "");
       out << line;
     }
+  }
+}
+
+void print_aging(std::ostream& out, const std::vector<PhaseResult>& results) {
+  bool head = false;
+  for (const PhaseResult& r : results) {
+    if (!r.precondition) continue;
+    const PreconditionResult& p = *r.precondition;
+    char line[512];
+    if (p.replicas > 1) {
+      std::snprintf(line, sizeof line,
+                    "%-18s aged by replication: one group of %u dies aged, copied %u times (docs/aging.md)\n",
+                    r.name.c_str(), p.group_dies, p.replicas);
+    } else if (!p.simulated_because.empty() && p.simulated_because.find("2^24") == std::string::npos) {
+      std::snprintf(line, sizeof line, "%-18s aged by simulation, not replication: %s\n", r.name.c_str(),
+                    p.simulated_because.c_str());
+    } else {
+      continue;
+    }
+    if (!head) out << "\n";
+    head = true;
+    out << line;
   }
 }
 

@@ -36,6 +36,8 @@ void print_phase_line(std::ostream& out, const PhaseResult& r);
 void print_steady_states(std::ostream& out, const std::vector<PhaseResult>& results);
 // Each timed phase's limiting resource, one line each (app/run/limiter.h).
 void print_limits(std::ostream& out, const std::vector<PhaseResult>& results);
+// Precondition phases aged by replication, or simulated on a drive large enough for it (and why).
+void print_aging(std::ostream& out, const std::vector<PhaseResult>& results);
 // Simulated figures beside the documents' (phases with `expect`).
 void print_expectations(std::ostream& out, const std::vector<PhaseResult>& results);
 

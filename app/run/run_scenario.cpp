@@ -219,6 +219,7 @@ RunOutcome run_prepared(const RunOptions& options, const ScenarioSpec& scenario,
   wall << "]\n}\n";
   write_file(out / "wall.json", wall.str());
   if (!options.quiet) {
+    print_aging(std::cout, outcome.results);
     print_steady_states(std::cout, outcome.results);
     print_limits(std::cout, outcome.results);
     print_expectations(std::cout, outcome.results);

@@ -224,7 +224,12 @@ void ScenarioRunner::run_phase(const PhaseSpec& phase, std::size_t index) {
       spec.random_percent = phase.precondition.random_percent;
       spec.random_map = phase.precondition.random_map;
       spec.seed = phase.precondition.seed_set ? phase.precondition.seed : m_scenario.seed * 1000003ULL + index;
-      ssd.control().precondition(spec);
+      using M = PreconditionPhase::Method;
+      spec.method = phase.precondition.method == M::kSimulate    ? PreconditionMethod::kSimulate
+                    : phase.precondition.method == M::kReplicate ? PreconditionMethod::kReplicate
+                                                                 : PreconditionMethod::kAuto;
+      spec.group_dies = phase.precondition.group_dies;
+      r.precondition = ssd.control().precondition(spec);
       break;
     }
     case PhaseKind::kIdle:

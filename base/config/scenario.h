@@ -150,11 +150,14 @@ struct TrimSpec {
 };
 
 struct PreconditionPhase {
+  enum class Method : std::uint8_t { kAuto, kSimulate, kReplicate };  // controller/ftl/precondition.h
   double fill_percent = 100.0;
   double random_percent = 0.0;  // {fill: N%} is a fill only
   bool random_map = false;      // random writes: independent draws (fio norandommap) unless set
   std::uint64_t seed = 1;
   bool seed_set = false;  // otherwise derived from the scenario seed
+  Method method = Method::kAuto;
+  std::uint32_t group_dies = 0;  // replication's die group (0: automatic)
 };
 
 // A figure from the source documents, printed beside the simulated one.

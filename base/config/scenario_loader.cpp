@@ -381,6 +381,23 @@ void ScenarioParser::parse_action(const YAML::Node& node, const std::string& act
         phase.precondition.seed = uint_key(node["seed"], "phases[].precondition.seed", key("seed"));
         phase.precondition.seed_set = true;
       }
+      if (const YAML::Node m = node["method"]) {
+        const std::string text = m.IsScalar() ? m.Scalar() : "";
+        using M = PreconditionPhase::Method;
+        if (text == "auto") {
+          phase.precondition.method = M::kAuto;
+        } else if (text == "simulate") {
+          phase.precondition.method = M::kSimulate;
+        } else if (text == "replicate") {
+          phase.precondition.method = M::kReplicate;
+        } else {
+          src_.fail(m, key("method"), "expected auto, simulate or replicate, got '" + text + "'");
+        }
+      }
+      if (node["group_dies"]) {
+        phase.precondition.group_dies = static_cast<std::uint32_t>(
+            uint_key(node["group_dies"], "phases[].precondition.group_dies", key("group_dies")));
+      }
     }
   } else if (action == "replay") {
     phase.kind = PhaseKind::kReplay;

@@ -213,6 +213,16 @@ void add_actions(ParamTable& t) {
                          "random writes as fio's random map (each LPN once per pass, like a job without "
                          "norandommap); default: independent draws with replacement (fio's norandommap)")
                   .def("false"));
+  t.push_back(make_param(pc + "method", K::kChoice, "",
+                         "auto: replicate one aged die group where it applies and the drive has at least 2^24 "
+                         "mapping units, else simulate; simulate: every write through the whole FTL; replicate: "
+                         "always (an error where it does not apply). docs/aging.md")
+                  .def("auto")
+                  .pick({"auto", "simulate", "replicate"}));
+  t.push_back(make_param(pc + "group_dies", K::kCount, "count",
+                         "dies in the group replication ages (must divide the drive's dies)")
+                  .derived("the largest of 4, 3, 2, 1 that splits the dies into groups")
+                  .range(1, 65536));
   t.push_back(make_param(pc + "seed", K::kCount, "count", "random seed of the overwrite")
                   .derived("from the scenario seed")
                   .range(0, kU64Max));

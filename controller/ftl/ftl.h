@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <iosfwd>
 #include <optional>
 #include <string>
@@ -127,6 +128,23 @@ class Ftl : private FtlCore {
   // geometry, and then leaves the FTL as it was. Implemented in ftl_image.cpp.
   void save(std::ostream& out) const;
   void load(std::istream& in, const FtlLoadOptions& options = {});
+
+  // ---- fast aging by replication (controller/ftl/ftl_replicate.cpp, used by precondition.h) ----
+  // A drive of `group_dies` of this drive's dies and `user_units` mapping units: the same blocks,
+  // pages, mapping units and GC configuration, page mapping. Used to age one die group.
+  Ftl die_group(std::uint32_t group_dies, std::uint64_t user_units) const;
+  // The FTL is told of every relocation and erase (a drive that keeps data).
+  bool has_listener() const { return m_listener != nullptr; }
+  // Replaces this drive's state (it must hold nothing: every block free) by `replicas` copies of a
+  // die group's state: group_at(r) returns the group drive whose state replica r takes (it may
+  // age one group further between calls). Group die g becomes die g * replicas + r, its blocks and
+  // pages keep their numbers within the die; group LPN q (in chunks of one page's units, c =
+  // q / units_per_page) becomes LPN (c * replicas + r) * units_per_page + q % units_per_page, so
+  // that a sequential fill of the group replicates to exactly the layout of a sequential fill of
+  // the drive. The group must be a die_group(dies / replicas, ...) of this drive with
+  // user_units * replicas <= this drive's. Statistics, erase counts and the write sequence add up
+  // over the replicas; block ages keep their distance from the sequence, scaled by `replicas`.
+  void replicate(std::uint32_t replicas, const std::function<const Ftl&(std::uint32_t)>& group_at);
 
   // Checks every structural invariant: each mapped LPN's unit points back to it, per-block
   // valid counts equal a recount, free/open/closed accounting and the victim index agree.

@@ -167,6 +167,14 @@ void P2lTable::read(Pua first, std::uint64_t count, Lpn* out) const {
   for (std::uint64_t i = 0; i < count; ++i) out[i] = get(static_cast<Pua>(first + i));
 }
 
+void P2lTable::write(Pua first, std::uint64_t count, const Lpn* in) {
+  if (m_fd < 0) {
+    std::copy(in, in + count, m_array.begin() + std::ptrdiff_t(first));
+    return;
+  }
+  for (std::uint64_t i = 0; i < count; ++i) set(static_cast<Pua>(first + i), in[i]);
+}
+
 void P2lTable::assign(const std::vector<Lpn>& all) {
   if (all.size() != m_units) throw std::invalid_argument("P2L table: wrong number of entries");
   if (m_fd < 0) {

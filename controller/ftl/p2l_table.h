@@ -56,6 +56,8 @@ class P2lTable {
   // Bulk access for drive images: entries [first, first + count).
   void read(Pua first, std::uint64_t count, Lpn* out) const;
   void assign(const std::vector<Lpn>& all);  // all.size() == size()
+  // Bulk store: entries [first, first + count) from `in`.
+  void write(Pua first, std::uint64_t count, const Lpn* in);
 
  private:
   static constexpr std::uint32_t kNoSlot = 0xffffffffu;

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "controller/ftl/ftl.h"
@@ -38,6 +39,10 @@ class PageWriter {
   // Places `count` (1..units_per_page) distinct LPNs as one page.
   void write_page(const Lpn* lpns, std::uint32_t count);
   const OpList& last_ops() const { return m_ops; }
+  // The next page goes to `die` (or the next one in turn that can take it).
+  void start_at(std::uint32_t die) { m_next_die = die % m_ftl.geometry().dies; }
+  // No LPN is waiting for the rest of its page.
+  bool page_empty() const { return m_page.empty(); }
   std::uint64_t units_written() const { return m_written; }
 
  private:
@@ -50,6 +55,13 @@ class PageWriter {
   std::uint64_t m_written = 0;
 };
 
+// How the random overwrite is carried out.
+enum class PreconditionMethod : std::uint8_t {
+  kAuto,       // replicate where it applies and the drive is large enough to gain, else simulate
+  kSimulate,   // every write through the whole drive's FTL
+  kReplicate,  // age one die group and copy its state (an error where it does not apply)
+};
+
 struct PreconditionSpec {
   double fill_percent = 100.0;    // sequential write of this share of the drive, from LBA 0
   double random_percent = 200.0;  // then random unit writes: this share of the drive
@@ -60,14 +72,53 @@ struct PreconditionSpec {
   // written at random never shows.
   bool random_map = false;
   std::uint64_t seed = 1;  // the draws' seed (as a randwrite job's randseed)
+  PreconditionMethod method = PreconditionMethod::kAuto;
+  // Replication: dies in the group that is aged (0: automatic, 1). Must divide the FTL's dies.
+  std::uint32_t group_dies = 0;
 };
 
 struct PreconditionResult {
   std::uint64_t units_written = 0;
+  // Replication: copies of the aged group (1: the writes were simulated on the whole drive) and
+  // the group's dies; `simulated_because` says why replication was not used (empty when it was,
+  // or when simulation was asked for).
+  std::uint32_t replicas = 1;
+  std::uint32_t group_dies = 0;
+  std::string simulated_because;
+  // At the end: closed blocks by valid units (index 0 .. units_per_block), and free blocks. What
+  // bench/age_check.sh compares between the two methods.
+  std::vector<std::uint64_t> valid_histogram;
+  std::uint64_t free_blocks = 0;
 };
 
+// Drives with fewer mapping units than this are aged by simulation under kAuto: it takes a few
+// seconds at most, and every figure stays as simulated write by write. 2^24 units: 64 GiB of
+// 4 KiB units.
+constexpr std::uint64_t kReplicateMinUnits = std::uint64_t(1) << 24;
+
+// Why `ftl` cannot be aged by replication with `spec` (empty when it can). `mapping_cache`:
+// the controller's mapping cache is limited (its contents follow every write, simulated).
+std::string replication_blocker(const Ftl& ftl, const PreconditionSpec& spec, bool mapping_cache);
+
 // The drive must hold nothing in its write buffer (the FTL has no buffered entries).
-// `listener` hears of every page placed (DeviceController::precondition() passes itself).
+// `listener` hears of every page placed (DeviceController::precondition() passes itself when its
+// mapping cache is limited; such a drive is always simulated).
+//
+// Replication (PreconditionMethod): the drive's dies are R groups of `group_dies`; one group
+// with 1/R of the LPNs (in page-sized chunks, interleaved) is filled and overwritten at random as
+// the whole drive would be, then copied R times (Ftl::replicate). Under uniform random writes,
+// page mapping and GC within each die, every die sees statistically the same work, so the state
+// is the same in distribution: bench/age_check.sh compares it with simulated aging (valid-count
+// histogram, free blocks, and the WAF, IOPS and p99 latency of the next 1 M writes, within 2 %).
+// The copies are taken at staggered points of the group's random writes, centred on the
+// writes asked for (copy r after (r - R/2) blocks per die more or fewer), so that the dies' GC
+// progress is not in lock step while their host write points sit where a simulated drive's
+// would. A sequential fill replicates to
+// exactly the layout a sequential fill of the drive gives. The last < R pages' worth of LPNs that
+// do not divide into the groups are filled by simulation afterwards (they take no part in the
+// random overwrite). Not used with: a hybrid FTL (logical blocks bound to dies), striped GC
+// relocation (copies move between dies), a drive that keeps data or has a limited mapping cache
+// (every write must reach them), a drive that already holds data, or a single die.
 PreconditionResult precondition(Ftl& ftl, const PreconditionSpec& spec, PagePlacedListener* listener = nullptr);
 
 }  // namespace ssdlab
