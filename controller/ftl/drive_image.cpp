@@ -2,6 +2,8 @@
 
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -156,8 +158,10 @@ std::uint64_t read_blocks(std::istream& in, const Geometry& g, PageStore& fresh,
   return count;
 }
 
+// `base`: the first byte of the memory `in` reads, when it reads memory (a mapped file): the FTL
+// state is then parsed in place, without a copy.
 ImageInfo load_checked(std::istream& in, const std::string& name, const DriveConfig& config, Ftl& ftl, PageStore& store,
-                       bool verify, const std::atomic<bool>* interrupted) {
+                       bool verify, const std::atomic<bool>* interrupted, const std::uint8_t* base = nullptr) {
   check_preamble(in, name);
   const std::string saved_config = read_section(in, "CONF", "drive config", kMaxConfigBytes, verify);
   const std::string current = effective_config_yaml(config);
@@ -165,7 +169,19 @@ ImageInfo load_checked(std::istream& in, const std::string& name, const DriveCon
     throw ImageError("image " + name + " belongs to another drive config (" + first_difference(saved_config, current) +
                      "); serve it with the config it was made with, or use another --image");
   }
-  const std::string ftl_image = read_section(in, "FTL ", "FTL state", ftl_image_max_bytes(ftl), verify);
+  std::string ftl_copy;  // the FTL state, when the stream is not memory
+  const std::uint8_t* ftl_bytes = nullptr;
+  std::size_t ftl_size = 0;
+  if (base) {
+    image::SectionReader s(in, "FTL ", "FTL state", 0, ftl_image_max_bytes(ftl), verify);
+    ftl_size = s.length();
+    ftl_bytes = s.skip_in_place(base);
+    s.finish();
+  } else {
+    ftl_copy = read_section(in, "FTL ", "FTL state", ftl_image_max_bytes(ftl), verify);
+    ftl_bytes = reinterpret_cast<const std::uint8_t*>(ftl_copy.data());
+    ftl_size = ftl_copy.size();
+  }
   PageStore fresh(ftl.geometry());
   ImageInfo info;
   info.data_blocks = read_blocks(in, ftl.geometry(), fresh, verify, interrupted);
@@ -177,11 +193,10 @@ ImageInfo load_checked(std::istream& in, const std::string& name, const DriveCon
   // ranges, invariants) and changes nothing unless they pass. It is the last step that can fail.
   check_interrupted(interrupted);
   try {
-    std::istringstream ftl_in(ftl_image);
     FtlLoadOptions options;
     options.allow_buffered = false;  // saved drained
     options.verify_checksums = verify;
-    ftl.load(ftl_in, options);
+    load_ftl_image(ftl, ftl_bytes, ftl_size, options);
   } catch (const ImageFormatError& e) {
     throw ImageFormatError(std::string("section 'FTL state': ") + e.what());
   }
@@ -291,9 +306,37 @@ ImageInfo load_image(std::istream& in, const std::string& name, const DriveConfi
 ImageInfo load_image(const std::string& path, const DriveConfig& config, Ftl& ftl, PageStore& store,
                      const std::atomic<bool>* interrupted) {
   const std::vector<std::string> removed = remove_stale_temporaries(path);
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw ImageError("cannot open image " + path + ": " + std::strerror(errno));
-  ImageInfo info = load_image(in, path, config, ftl, store, true, interrupted);
+  // Mapped, not read: the FTL state (most of an image without data) is parsed where it lies.
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) throw ImageError("cannot open image " + path + ": " + std::strerror(errno));
+  struct stat st {};
+  void* map = MAP_FAILED;
+  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
+    map = ::mmap(nullptr, static_cast<std::size_t>(st.st_size), PROT_READ, MAP_PRIVATE, fd, 0);
+  }
+  ImageInfo info;
+  if (map == MAP_FAILED) {  // empty, not a regular file, or not mappable: read it as a stream
+    ::close(fd);
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw ImageError("cannot open image " + path + ": " + std::strerror(errno));
+    info = load_image(in, path, config, ftl, store, true, interrupted);
+  } else {
+    ::close(fd);
+    const auto size = static_cast<std::size_t>(st.st_size);
+    ::madvise(map, size, MADV_SEQUENTIAL);
+    struct Unmap {
+      void* p;
+      std::size_t n;
+      ~Unmap() { ::munmap(p, n); }
+    } unmap{map, size};
+    image::MemoryView view(static_cast<const std::uint8_t*>(map), size);
+    std::istream in(&view);
+    try {
+      info = load_checked(in, path, config, ftl, store, true, interrupted, static_cast<const std::uint8_t*>(map));
+    } catch (const ImageFormatError& e) {
+      throw ImageError(path + ": " + e.what());
+    }
+  }
   info.removed_temporaries = removed;
   return info;
 }

@@ -285,6 +285,7 @@ std::string Ftl::check_invariants() const {
   const auto valid = [this](std::uint32_t b) { return m_valid[b]; };
   std::vector<std::uint32_t> recount(m_geo.blocks, 0);
   std::uint64_t mapped = 0;
+  // The LPNs in order: in range, not in a free block.
   for (Lpn lpn = 0; lpn < m_l2p.size(); ++lpn) {
     const std::uint32_t e = m_l2p[lpn];
     if (e == kUnmapped || (e & kBufferedBit)) continue;
@@ -292,17 +293,36 @@ std::string Ftl::check_invariants() const {
       err << "LPN " << lpn << " maps outside the array (" << e << ")";
       return err.str();
     }
-    if (m_p2l.get(e) != lpn) {
-      err << "LPN " << lpn << " maps to unit " << e << " which holds LPN " << m_p2l.get(e);
-      return err.str();
-    }
     const std::uint32_t block = m_geo.block_of_unit(e);
     if (m_state[block] == BlockState::kFree) {
       err << "LPN " << lpn << " maps into free block " << block;
       return err.str();
     }
-    ++recount[block];
     ++mapped;
+  }
+  // Each mapped LPN's unit points back to it. Checked from the units' side, a block at a time
+  // (a spilled P2L table is read in order, not once per LPN at random): every unit whose LPN maps
+  // back to it is one mapped LPN that holds; they are all there when the counts agree.
+  std::uint64_t paired = 0;
+  {
+    std::vector<Lpn> entries(m_geo.units_per_block);
+    for (std::uint32_t b = 0; b < m_geo.blocks; ++b) {
+      const Pua first = static_cast<Pua>(std::uint64_t(b) * m_geo.units_per_block);
+      m_p2l.read(first, entries.size(), entries.data());
+      for (std::uint32_t i = 0; i < entries.size(); ++i) {
+        const Lpn lpn = entries[i];
+        if (lpn < m_l2p.size() && m_l2p[lpn] == first + i) ++recount[b];
+      }
+      paired += recount[b];
+    }
+  }
+  if (paired != mapped) {  // find the first LPN that does not (the slow way: only on a broken state)
+    for (Lpn lpn = 0; lpn < m_l2p.size(); ++lpn) {
+      const std::uint32_t e = m_l2p[lpn];
+      if (e == kUnmapped || (e & kBufferedBit) || m_p2l.get(e) == lpn) continue;
+      err << "LPN " << lpn << " maps to unit " << e << " which holds LPN " << m_p2l.get(e);
+      return err.str();
+    }
   }
   std::uint64_t valid_total = 0;
   for (std::uint32_t b = 0; b < m_geo.blocks; ++b) {

@@ -213,7 +213,7 @@ void check_die(const Die& d, const GcDie& gc, std::uint32_t die, const Geometry&
 // twice, or never). The tables are range-checked already.
 template <class Die>
 std::string check_positions(const std::vector<Die>& dies, const GarbageCollector& gc, const Geometry& g,
-                            const std::vector<std::uint32_t>& l2p, const std::vector<Lpn>& p2l) {
+                            const std::vector<std::uint32_t>& l2p, const P2lTable& p2l) {
   std::vector<std::uint32_t> written(g.blocks, g.pages_per_block);
   for (const Die& d : dies) {
     if (d.host.block >= 0) written[d.host.block] = d.host.next_page;
@@ -241,7 +241,7 @@ std::string check_positions(const std::vector<Die>& dies, const GarbageCollector
       return "die " + std::to_string(die) + ": GC queue names an LPN twice";
     for (std::uint32_t i = 0; i < g.units_per_block; ++i) {
       const Pua u = g.first_unit_of_page(victim, 0) + i;
-      const Lpn lpn = p2l[u];
+      const Lpn lpn = p2l.get(u);
       if (lpn == kNoLpnEntry || l2p[lpn] != u) continue;  // not valid
       const bool scanned = g.page_of_unit(u) < d.victim_page;
       if (scanned != std::binary_search(queued.begin(), queued.end(), lpn)) {
@@ -265,25 +265,7 @@ std::uint64_t ftl_image_max_bytes(const Ftl& ftl) {
 }
 
 void load_ftl_image(Ftl& ftl, const std::uint8_t* data, std::size_t size, const FtlLoadOptions& options) {
-  // A read-only view of the bytes (no copy); seekable, so sections are checked against the size.
-  struct View : std::streambuf {
-    View(const std::uint8_t* p, std::size_t n) {
-      char* b = const_cast<char*>(reinterpret_cast<const char*>(p));
-      setg(b, b, b + n);
-    }
-    pos_type seekoff(off_type off, std::ios_base::seekdir dir, std::ios_base::openmode) override {
-      const off_type base = dir == std::ios_base::beg   ? 0
-                            : dir == std::ios_base::cur ? gptr() - eback()
-                                                        : egptr() - eback();
-      if (base + off < 0 || base + off > egptr() - eback()) return pos_type(off_type(-1));
-      setg(eback(), eback() + base + off, egptr());
-      return pos_type(base + off);
-    }
-    pos_type seekpos(pos_type pos, std::ios_base::openmode which) override {
-      return seekoff(off_type(pos), std::ios_base::beg, which);
-    }
-  };
-  View view(data, size);
+  image::MemoryView view(data, size);  // no copy; seekable, so sections are checked against the size
   std::istream in(&view);
   ftl.load(in, options);
 }
@@ -561,25 +543,44 @@ void Ftl::load(std::istream& in, const FtlLoadOptions& options) {
   read_index(in, m_geo, verify, victims);
   image::expect_bytes(in, kFtlEnd, 8, "FTL end marker");
 
-  // Everything read and range-checked: take it, then check the invariants as a whole.
-  Ftl saved = *this;
-  m_l2p = std::move(t.l2p);
-  m_p2l.assign(t.p2l);
-  m_valid = std::move(t.valid);
-  m_erase_count = std::move(t.erase_count);
-  m_state = std::move(state);
-  m_dies = std::move(dies);
+  // Everything read and range-checked: take it, then check the invariants as a whole. The
+  // tables are exchanged, not copied (a 512 GiB drive's are 1 GiB), so that the old state can
+  // come back when the new one is inconsistent. A spilled P2L table is copied in (and saved).
   victims.restore_ages(std::move(t.modified));
-  m_gc = std::move(gc);
-  m_policy = std::move(victims);
+  const std::uint64_t old_sequence = m_sequence;
+  const FtlStats old_stats = m_stats;
+  const RelocationState old_relocation = m_relocation;
+  std::optional<P2lTable> old_p2l;
+  const auto exchange = [&] {
+    m_l2p.swap(t.l2p);
+    m_valid.swap(t.valid);
+    m_erase_count.swap(t.erase_count);
+    m_state.swap(state);
+    m_dies.swap(dies);
+    std::swap(m_gc, gc);
+    std::swap(m_policy, victims);
+    std::swap(m_hybrid, hybrid);
+  };
+  exchange();
+  if (!m_p2l.exchange(t.p2l)) {
+    old_p2l.emplace(m_p2l);
+    m_p2l.assign(t.p2l);
+  }
   m_sequence = sequence;
   m_stats = stats;
   m_relocation = relocation;
-  m_hybrid = std::move(hybrid);
   std::string broken = check_invariants();
-  if (broken.empty()) broken = check_positions(m_dies, m_gc, m_geo, m_l2p, t.p2l);
+  if (broken.empty()) broken = check_positions(m_dies, m_gc, m_geo, m_l2p, m_p2l);
   if (!broken.empty()) {
-    *this = std::move(saved);
+    exchange();
+    if (old_p2l) {
+      m_p2l = *old_p2l;
+    } else {
+      m_p2l.exchange(t.p2l);
+    }
+    m_sequence = old_sequence;
+    m_stats = old_stats;
+    m_relocation = old_relocation;
     corrupt("inconsistent state: " + broken);
   }
 }

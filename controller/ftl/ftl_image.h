@@ -14,6 +14,7 @@
 #include <iosfwd>
 #include <memory>
 #include <stdexcept>
+#include <streambuf>
 #include <string>
 #include <vector>
 
@@ -73,6 +74,26 @@ class SectionWriter {
   std::uint64_t m_left;
 };
 
+// A read-only, seekable stream buffer over bytes in memory (no copy): an image file mapped into
+// memory, or an FTL section inside one.
+struct MemoryView : std::streambuf {
+  MemoryView(const std::uint8_t* p, std::size_t n) {
+    char* b = const_cast<char*>(reinterpret_cast<const char*>(p));
+    setg(b, b, b + n);
+  }
+  pos_type seekoff(off_type off, std::ios_base::seekdir dir, std::ios_base::openmode) override {
+    const off_type base = dir == std::ios_base::beg   ? 0
+                          : dir == std::ios_base::cur ? gptr() - eback()
+                                                      : egptr() - eback();
+    if (base + off < 0 || base + off > egptr() - eback()) return pos_type(off_type(-1));
+    setg(eback(), eback() + base + off, egptr());
+    return pos_type(base + off);
+  }
+  pos_type seekpos(pos_type pos, std::ios_base::openmode which) override {
+    return seekoff(off_type(pos), std::ios_base::beg, which);
+  }
+};
+
 class SectionReader {
  public:
   // Reads the header of the next section, which must be `tag` (`name` in messages, `index` >= 0
@@ -100,6 +121,9 @@ class SectionReader {
     if (n) read(v.data(), n * sizeof(T));
     return v;
   }
+  // The payload in place, without a copy: `base` is the first byte of the memory the stream
+  // reads (a MemoryView's). Hashes it, moves the stream past it; finish() checks the checksum.
+  const std::uint8_t* skip_in_place(const std::uint8_t* base);
   // Reads the whole payload and checks its checksum now: later reads come from memory. For a
   // section whose fields decide how the rest of it is read, so that damage is reported as such.
   void verify_first();

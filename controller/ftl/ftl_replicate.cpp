@@ -14,8 +14,8 @@ namespace ssdlab {
 
 Ftl Ftl::die_group(std::uint32_t group_dies, std::uint64_t user_units) const {
   if (group_dies == 0 || group_dies > m_geo.dies || user_units == 0) {
-    throw std::invalid_argument("die group: " + std::to_string(group_dies) + " dies and " +
-                                std::to_string(user_units) + " units do not make a drive");
+    throw std::invalid_argument("die group: " + std::to_string(group_dies) + " dies and " + std::to_string(user_units) +
+                                " units do not make a drive");
   }
   DriveConfig c;
   c.name = "die group";

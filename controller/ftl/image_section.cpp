@@ -118,6 +118,17 @@ void SectionReader::read(void* data, std::size_t n) {
   XXH3_64bits_update(m_hash.get(), data, n);
 }
 
+const std::uint8_t* SectionReader::skip_in_place(const std::uint8_t* base) {
+  const std::istream::pos_type here = m_in.tellg();
+  if (here == std::istream::pos_type(-1) || m_buffered) fail("cannot be read in place");
+  const std::uint8_t* data = base + static_cast<std::uint64_t>(here);
+  XXH3_64bits_update(m_hash.get(), data, m_left);
+  m_in.seekg(static_cast<std::streamoff>(m_left), std::ios_base::cur);  // the length fits: checked at the header
+  if (!m_in) fail("the image ends inside it (truncated)");
+  m_left = 0;
+  return data;
+}
+
 void SectionReader::verify_first() {
   m_buf.resize(m_left);  // bounded: the length passed its checks
   read(&m_buf[0], m_buf.size());

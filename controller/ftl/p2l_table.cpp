@@ -167,12 +167,44 @@ void P2lTable::read(Pua first, std::uint64_t count, Lpn* out) const {
   for (std::uint64_t i = 0; i < count; ++i) out[i] = get(static_cast<Pua>(first + i));
 }
 
+bool P2lTable::exchange(std::vector<Lpn>& all) {
+  if (all.size() != m_units) throw std::invalid_argument("P2L table: wrong number of entries");
+  if (m_fd >= 0) return false;
+  m_array.swap(all);
+  return true;
+}
+
 void P2lTable::write(Pua first, std::uint64_t count, const Lpn* in) {
   if (m_fd < 0) {
     std::copy(in, in + count, m_array.begin() + std::ptrdiff_t(first));
     return;
   }
-  for (std::uint64_t i = 0; i < count; ++i) set(static_cast<Pua>(first + i), in[i]);
+  // Spilled: whole blocks not in the cache go straight to the file, runs of them in one write;
+  // cached blocks and the parts of blocks at either end through the cache.
+  const std::size_t block_bytes = std::size_t(m_upb) * sizeof(Lpn);
+  std::uint64_t u = first;
+  const std::uint64_t end = first + count;
+  while (u < end) {
+    const std::uint64_t block = block_of(static_cast<Pua>(u));
+    if (offset_in_block(static_cast<Pua>(u)) != 0 || end - u < m_upb || m_slot_of_block[block] != kNoSlot) {
+      const std::uint64_t stop = std::min(end, (block + 1) * m_upb);
+      for (; u < stop; ++u) set(static_cast<Pua>(u), in[u - first]);
+      continue;
+    }
+    std::uint64_t last = block + 1;  // a run of whole, uncached blocks [block, last)
+    while ((last + 1) * m_upb <= end && m_slot_of_block[last] == kNoSlot && last - block < 4096) ++last;
+    const std::size_t bytes = std::size_t(last - block) * block_bytes;
+    const auto* from = reinterpret_cast<const char*>(in + (u - first));
+    std::size_t done = 0;
+    while (done < bytes) {
+      const ssize_t n = pwrite(m_fd, from + done, bytes - done, static_cast<off_t>(block * block_bytes + done));
+      if (n <= 0) throw std::runtime_error("P2L spill file in " + m_dir + ": write failed: " + std::strerror(errno));
+      done += std::size_t(n);
+    }
+    for (std::uint64_t b = block; b < last; ++b) m_on_file[b / 64] |= std::uint64_t(1) << (b % 64);
+    m_stores += last - block;
+    u = last * m_upb;
+  }
 }
 
 void P2lTable::assign(const std::vector<Lpn>& all) {
@@ -181,7 +213,7 @@ void P2lTable::assign(const std::vector<Lpn>& all) {
     m_array = all;
     return;
   }
-  for (std::uint64_t u = 0; u < m_units; ++u) set(static_cast<Pua>(u), all[u]);
+  write(0, m_units, all.data());
 }
 
 }  // namespace ssdlab

@@ -56,6 +56,9 @@ class P2lTable {
   // Bulk access for drive images: entries [first, first + count).
   void read(Pua first, std::uint64_t count, Lpn* out) const;
   void assign(const std::vector<Lpn>& all);  // all.size() == size()
+  // Not spilled: takes `all` (all.size() == size()) as its entries and hands back its own in
+  // it, without a copy; returns true. Spilled: changes nothing, returns false.
+  bool exchange(std::vector<Lpn>& all);
   // Bulk store: entries [first, first + count) from `in`.
   void write(Pua first, std::uint64_t count, const Lpn* in);
 

@@ -70,7 +70,8 @@ TEST_CASE("a sequential fill aged by replication is exactly the drive's own sequ
       CHECK(replicated.check_invariants().empty());
       const Geometry& g = simulated.geometry();
       std::uint64_t different = 0;
-      for (Lpn lpn = 0; lpn < simulated.user_units(); ++lpn) different += simulated.lookup(lpn) != replicated.lookup(lpn);
+      for (Lpn lpn = 0; lpn < simulated.user_units(); ++lpn)
+        different += simulated.lookup(lpn) != replicated.lookup(lpn);
       CHECK(different == 0);
       for (std::uint32_t b2 = 0; b2 < g.blocks; ++b2) {
         if (simulated.valid_units(b2) != replicated.valid_units(b2)) {
@@ -165,8 +166,7 @@ TEST_CASE("replication says why it does not apply and the drive is aged by simul
     DriveConfig striped = replica_drive();
     striped.controller.gc.relocation = GcRelocation::kStriped;
     Ftl s(striped);
-    CHECK_THROWS_WITH(precondition(s, spec_of(100, 100, PreconditionMethod::kReplicate)),
-                      Catch::Contains("striped"));
+    CHECK_THROWS_WITH(precondition(s, spec_of(100, 100, PreconditionMethod::kReplicate)), Catch::Contains("striped"));
     DriveConfig hybrid = small_drive(4, 4, 128, 64, 4096, 0.10);
     hybrid.controller.ftl = FtlScheme::kHybrid;
     Ftl h(hybrid);
