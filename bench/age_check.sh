@@ -8,16 +8,20 @@
 # (free blocks, mean valid units of closed blocks, the valid-count histograms' distance), and
 # the next writes' IOPS, WAF, mean and p99 latency, with replication's difference in %.
 #
-# usage: bench/age_check.sh [--replicate-only] [DRIVE.yaml ...]
+# usage: bench/age_check.sh [--replicate-only | --report-only] [DRIVE.yaml ...]
+#        --report-only prints the table of the runs already in OUT
 #        (default: bench/drives/bench64g.yaml bench/drives/bench512g.yaml)
 # env:   SSDLAB=path/to/ssdlab (default build/ssdlab), OUT=folder (default: a temporary one)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$here")
 ssdlab=${SSDLAB:-$root/build/ssdlab}
-simulate=1
+simulate=1 run=1
 if [ "${1:-}" = "--replicate-only" ]; then
   simulate=0
+  shift
+elif [ "${1:-}" = "--report-only" ]; then
+  run=0
   shift
 fi
 drives=("$@")
@@ -27,6 +31,7 @@ mkdir -p "$out"
 echo "ssdlab $("$ssdlab" --version 2>/dev/null | head -1), $(date -u +%FT%TZ), load $(cut -d' ' -f1-3 /proc/loadavg), results in $out"
 
 for drive in "${drives[@]}"; do
+  [ $run = 1 ] || break
   name=$(basename "$drive" .yaml)
   methods=(replicate)
   [ $simulate = 1 ] && methods=(simulate replicate)

@@ -221,7 +221,7 @@ void add_actions(ParamTable& t) {
                   .pick({"auto", "simulate", "replicate"}));
   t.push_back(make_param(pc + "group_dies", K::kCount, "count",
                          "dies in the group replication ages (must divide the drive's dies)")
-                  .derived("the largest of 4, 3, 2, 1 that splits the dies into groups")
+                  .derived("the largest of 8, 4, 3, 2, 1 that splits the dies into groups")
                   .range(1, 65536));
   t.push_back(make_param(pc + "seed", K::kCount, "count", "random seed of the overwrite")
                   .derived("from the scenario seed")

@@ -26,13 +26,13 @@ phases:
 YAML
 }
 
-# replicate on the default drive (16 dies): 4 copies of a 4-die group, said so
+# replicate on the default drive (16 dies): 2 copies of an 8-die group, said so
 scenario rep replicate
 "$ssdlab" run "$tmp/rep.yaml" --no-plots -o "$tmp/rep" > "$tmp/rep.out"
 [ "$(field "$tmp/rep/summary.json" "['phases'][0]['precondition']['method']")" = replicated ] || fail "not replicated"
-[ "$(field "$tmp/rep/summary.json" "['phases'][0]['precondition']['replicas']")" = 4 ] || fail "replicas"
-[ "$(field "$tmp/rep/summary.json" "['phases'][0]['precondition']['group_dies']")" = 4 ] || fail "group dies"
-grep -q "aged by replication: one group of 4 dies aged, copied 4 times" "$tmp/rep.out" || fail "console line"
+[ "$(field "$tmp/rep/summary.json" "['phases'][0]['precondition']['replicas']")" = 2 ] || fail "replicas"
+[ "$(field "$tmp/rep/summary.json" "['phases'][0]['precondition']['group_dies']")" = 8 ] || fail "group dies"
+grep -q "aged by replication: one group of 8 dies aged, copied 2 times" "$tmp/rep.out" || fail "console line"
 # the same with simulation: its GC work per host write within 5 % on this small drive
 scenario sim simulate
 "$ssdlab" run "$tmp/sim.yaml" --no-plots -q -o "$tmp/sim"
