@@ -184,3 +184,23 @@ TEST_CASE("replication says why it does not apply and the drive is aged by simul
     CHECK(counter.pages == (ftl.user_units() + 1) / 2);
   }
 }
+
+TEST_CASE("replication of a drive whose mapping unit is a virtual page over two dies", "[ftl][replicate]") {
+  DriveConfig config = small_drive(4, 4, 128, 64, 4096, 0.10);
+  config.controller.mapping_unit_bytes = 8192;  // k = 2: the FTL sees 8 die pairs
+  config.controller.user_bytes = config.controller.user_bytes / (16 * 8192) * (16 * 8192);
+  Ftl simulated(config), replicated(config);
+  REQUIRE(simulated.geometry().dies == 8);
+  REQUIRE(simulated.geometry().pages_per_unit == 2);
+  precondition(simulated, spec_of(100, 0, PreconditionMethod::kSimulate));
+  const PreconditionResult r = precondition(replicated, spec_of(100, 0, PreconditionMethod::kReplicate, 2));
+  CHECK(r.replicas == 4);
+  REQUIRE(replicated.check_invariants().empty());
+  std::uint64_t different = 0;
+  for (Lpn lpn = 0; lpn < simulated.user_units(); ++lpn) different += simulated.lookup(lpn) != replicated.lookup(lpn);
+  CHECK(different == 0);
+  Ftl aged(config);
+  precondition(aged, spec_of(100, 200, PreconditionMethod::kReplicate, 2));
+  CHECK(aged.check_invariants().empty());
+  CHECK(aged.stats().gc_erases > aged.geometry().blocks);
+}
