@@ -96,19 +96,19 @@ def load_timeseries(path, phase_names):
         return None
     try:
         with open(path, newline="", encoding="utf-8") as f:
-            rows = list(csv.DictReader(f))
+            rows = list(csv.reader(f))
     except (OSError, csv.Error) as e:
         fail("%s: %s" % (path, e))
+    header, rows = (rows[0], rows[1:]) if rows else ([], [])
     if not rows:
         return {"rows": 0}
     cols = {"rows": len(rows)}
-    for key in rows[0]:
-        if key is None:
-            continue
+    for j, key in enumerate(header):
+        values = [r[j] if j < len(r) else None for r in rows]  # a short row: missing values
         if key == "phase":
-            cols[key] = [phase_name(r[key], phase_names) for r in rows]
+            cols[key] = [phase_name(v, phase_names) for v in values]
         else:
-            cols[key] = [number(r.get(key)) for r in rows]
+            cols[key] = [number(v) for v in values]
     if "time_s" not in cols:
         fail("%s: no time_s column" % path)
     return cols
@@ -209,6 +209,34 @@ def save(fig, out_dir, name):
     return name
 
 
+def place(fig, left, right, bottom, top, hspace=None, wspace=None):
+    """Margins in pixels, reckoned from label lengths (text_px): fig.tight_layout() lays the
+    figure out once more to measure every label, as costly as drawing it."""
+    w, h = fig.get_figwidth() * DPI, fig.get_figheight() * DPI
+    fig.subplots_adjust(left / w, bottom / h, 1 - right / w, 1 - top / h, wspace, hspace)
+
+
+def text_px(labels, points):  # the longest label's width (DejaVu Sans: ~0.62 em a character)
+    return 0.62 * points * DPI / 72 * max([len(str(x)) for x in labels] + [1])
+
+
+MAX_POINTS = 2000  # a longer time series is drawn as the extremes of this many groups
+
+
+def series(ax, ts, key, **kwargs):
+    """Plot ts[key] over time; above 2 x MAX_POINTS rows, the lowest and highest value of each
+    group of rows in time order (Agg draws ~1,200 pixel columns anyway; every spike stays)."""
+    t, ys = ts["time_s"], ts[key]
+    k = -(-len(t) // MAX_POINTS)
+    if k > 2:
+        picks = []
+        for b in range(0, len(t), k):
+            idx = [i for i in range(b, min(b + k, len(t))) if not math.isnan(ys[i])] or [b]
+            picks += sorted({min(idx, key=ys.__getitem__), max(idx, key=ys.__getitem__)})
+        t, ys = [t[i] for i in picks], [ys[i] for i in picks]
+    ax.plot(t, ys, **kwargs)
+
+
 def time_axes(plt, n, heights=None):
     fig, axes = plt.subplots(n, 1, sharex=True, figsize=(WIDE[0], 2.6 * n + 2.2),
                              gridspec_kw={"height_ratios": heights} if heights else None)
@@ -220,10 +248,9 @@ def finish_time_axes(fig, axes, ts, spans, title):
     end = max([ts["time_s"][-1]] + [s["end"] for s in spans])
     axes[-1].set_xlim(0, end * 1.005 if end > 0 else 1)
     axes[-1].set_xlabel("simulated time (s)")
-    fig_px = fig.get_figheight() * DPI
     names_px = 4.8 * max([len(s["name"]) for s in spans] + [4]) + 12
     fig.suptitle(title)
-    fig.tight_layout(rect=(0, 0, 1, 1 - (names_px + 28) / fig_px))
+    place(fig, 95, 15, 50, names_px + 36, hspace=0.12)
     for i, ax in enumerate(axes):
         draw_phases(ax, spans, label=(i == 0))
 
@@ -233,24 +260,25 @@ def finish_time_axes(fig, axes, ts, spans, title):
 def plot_throughput(plt, summary, ts, spans, out_dir):
     has_latency = "p99_us" in ts and any(not math.isnan(v) for v in ts["p99_us"])
     fig, axes = time_axes(plt, 3 if has_latency else 2)
-    t = ts["time_s"]
-    axes[0].plot(t, ts["read_mbps"], lw=1, label="read", color="tab:blue")
-    axes[0].plot(t, ts["write_mbps"], lw=1, label="write", color="tab:red")
+    series(axes[0], ts, "read_mbps", lw=1, label="read", color="tab:blue")
+    series(axes[0], ts, "write_mbps", lw=1, label="write", color="tab:red")
     axes[0].set_ylabel("throughput (MB/s)")
     axes[0].legend(loc="upper right", fontsize=8)
-    axes[1].plot(t, ts["iops"], lw=1, color="tab:green")
+    series(axes[1], ts, "iops", lw=1, color="tab:green")
     axes[1].set_ylabel("IOPS (I/O per s)")
     for ax in axes[:2]:
         ax.set_ylim(bottom=0)
     if has_latency:
-        axes[2].plot(t, ts["p50_us"], lw=1, label="p50", color="tab:olive")
-        axes[2].plot(t, ts["p99_us"], lw=1, label="p99", color="tab:brown")
+        series(axes[2], ts, "p50_us", lw=1, label="p50", color="tab:olive")
+        series(axes[2], ts, "p99_us", lw=1, label="p99", color="tab:brown")
         axes[2].set_yscale("log")
         axes[2].set_ylabel("latency (us)")
         axes[2].legend(loc="upper right", fontsize=8)
     finish_time_axes(fig, axes, ts, spans, title_for(summary, "Throughput and IOPS over simulated time"))
     caption = ("Each point is one time-series interval (timeseries.csv); shaded bands and vertical lines are "
                "phase boundaries, dashed purple lines instant phases (erase, trim, preconditioning).")
+    if ts["rows"] > 2 * MAX_POINTS:
+        caption += " Long series: the lowest and highest value of each of %d groups of intervals." % MAX_POINTS
     if has_latency:
         caption += " Bottom: p50 and p99 latency of the requests completed in each interval."
     return save(fig, out_dir, "throughput.png"), "Throughput and IOPS over time", caption
@@ -258,8 +286,7 @@ def plot_throughput(plt, summary, ts, spans, out_dir):
 
 def plot_waf_free(plt, summary, ts, spans, out_dir):
     fig, axes = time_axes(plt, 2)
-    t = ts["time_s"]
-    axes[0].plot(t, ts["waf"], lw=0.8, color="tab:orange", alpha=0.7, label="per interval")
+    series(axes[0], ts, "waf", lw=0.8, color="tab:orange", alpha=0.7, label="per interval")
     first = True
     for s in spans:
         waf = s["phase"].get("waf")
@@ -269,12 +296,14 @@ def plot_waf_free(plt, summary, ts, spans, out_dir):
     axes[0].set_ylabel("write amplification\n(NAND units / host units)")
     axes[0].set_ylim(bottom=0)
     axes[0].legend(loc="upper right", fontsize=8)
-    axes[1].plot(t, ts["free_blocks"], lw=1.2, color="tab:cyan")
+    series(axes[1], ts, "free_blocks", lw=1.2, color="tab:cyan")
     axes[1].set_ylabel("free blocks (whole drive)")
     axes[1].set_ylim(bottom=0)
     finish_time_axes(fig, axes, ts, spans, title_for(summary, "Write amplification and free blocks"))
     caption = ("WAF per time-series interval (a buffered drive can show < 1 while its buffer fills) and per "
                "phase (black); free erased blocks at the end of each interval.")
+    if ts["rows"] > 2 * MAX_POINTS:
+        caption += " Long series: the lowest and highest value of each of %d groups of intervals." % MAX_POINTS
     return save(fig, out_dir, "waf_free_blocks.png"), "Write amplification and free blocks over time", caption
 
 
@@ -341,7 +370,10 @@ def plot_heatmap(plt, summary, out_dir):
     axes[-1].set_xticklabels([p["name"] for p in phases], rotation=45 if len(phases) <= 12 else 90,
                              ha="right" if len(phases) <= 12 else "center", fontsize=8)
     axes[0].set_title(title_for(summary, "Link, firmware CPU, die and channel utilisation per phase"))
-    fig.tight_layout(rect=(0, 0, 0.92, 1))
+    names = [p["name"] for p in phases]
+    row_labels = [r[0] for rows, _ in groups for r in rows]
+    place(fig, text_px(row_labels, 8) + 40, 0.08 * WIDE[0] * DPI + 8,
+          text_px(names, 8) * (0.72 if len(phases) <= 12 else 1.0) + 32, 32, hspace=0.08)
     cax = fig.add_axes((0.935, 0.2, 0.014, 0.7))
     cax.grid(False)
     fig.colorbar(image, cax=cax, label="busy fraction of the phase")
@@ -390,7 +422,7 @@ def plot_latency_cdf(plt, summary, hists, out_dir):
         ax.set_title("%s requests" % direction.capitalize())
         ax.legend(loc="lower right", fontsize=7 if drawn > 8 else 8, ncol=2 if drawn > 12 else 1)
     fig.suptitle(title_for(summary, "Latency CDF per phase"))
-    fig.tight_layout()
+    place(fig, 70, 15, 50, 62, wspace=0.18)
     caption = "Cumulative latency distribution per phase and direction, from latency_histograms.json (legend: requests)."
     return save(fig, out_dir, "latency_cdf.png"), "Latency CDF per phase", caption
 
@@ -442,7 +474,8 @@ def plot_anatomy(plt, summary, out_dir):
     fig.suptitle(title_for(summary, "Latency anatomy: where the time went"))
     handles, labels = axes[0].get_legend_handles_labels()
     fig.legend(handles, labels, loc="lower center", ncol=min(len(parts), 8), fontsize=8)
-    fig.tight_layout(rect=(0, 0.05 + 0.03 * (len(parts) > 8), 1, 1))
+    legend_rows = -(-len(parts) // min(len(parts), 8))
+    place(fig, text_px([r[0] for r in rows], 8) + 20, 15, 48 + 18 * legend_rows, 62, wspace=0.04)
     caption = ("Each request's latency as consecutive parts of its critical path (summary.json anatomy_us), per "
                "phase and direction, as shares of the phase's mean latency and of the mean latency of its requests "
                "at or above p99; the absolute latency is written after each bar.")
@@ -503,7 +536,9 @@ def phase_bars(plt, summary, out_dir, spec):
     if len(order) < len(phases) or doc_label is None:  # a legend says more than the x labels
         ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.005, 1.0))
     ax.grid(axis="x", visible=False)
-    fig.tight_layout()
+    legend_px = text_px(order + ["document"], 8) + 45 if ax.get_legend() else 15
+    ticks = ["R%d %s" % (i + 1, p["name"]) for i, p in enumerate(phases)]
+    place(fig, 75, legend_px, text_px(ticks, 8) * (0.72 if len(phases) <= 12 else 1.0) + 28, 35)
     return save(fig, out_dir, spec["file"]), spec["title"], spec["caption"]
 
 
