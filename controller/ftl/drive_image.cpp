@@ -294,13 +294,23 @@ ImageInfo save_image(const std::string& path, const DriveConfig& config, const F
   return info;
 }
 
-ImageInfo load_image(std::istream& in, const std::string& name, const DriveConfig& config, Ftl& ftl, PageStore& store,
-                     bool verify_checksums, const std::atomic<bool>* interrupted) {
+namespace {
+
+// load_checked, its format errors named after the image.
+ImageInfo load_named(std::istream& in, const std::string& name, const DriveConfig& config, Ftl& ftl, PageStore& store,
+                     bool verify_checksums, const std::atomic<bool>* interrupted, const std::uint8_t* base = nullptr) {
   try {
-    return load_checked(in, name, config, ftl, store, verify_checksums, interrupted);
+    return load_checked(in, name, config, ftl, store, verify_checksums, interrupted, base);
   } catch (const ImageFormatError& e) {
     throw ImageError(name + ": " + e.what());
   }
+}
+
+}  // namespace
+
+ImageInfo load_image(std::istream& in, const std::string& name, const DriveConfig& config, Ftl& ftl, PageStore& store,
+                     bool verify_checksums, const std::atomic<bool>* interrupted) {
+  return load_named(in, name, config, ftl, store, verify_checksums, interrupted);
 }
 
 ImageInfo load_image(const std::string& path, const DriveConfig& config, Ftl& ftl, PageStore& store,
@@ -331,11 +341,7 @@ ImageInfo load_image(const std::string& path, const DriveConfig& config, Ftl& ft
     } unmap{map, size};
     image::MemoryView view(static_cast<const std::uint8_t*>(map), size);
     std::istream in(&view);
-    try {
-      info = load_checked(in, path, config, ftl, store, true, interrupted, static_cast<const std::uint8_t*>(map));
-    } catch (const ImageFormatError& e) {
-      throw ImageError(path + ": " + e.what());
-    }
+    info = load_named(in, path, config, ftl, store, true, interrupted, static_cast<const std::uint8_t*>(map));
   }
   info.removed_temporaries = removed;
   return info;

@@ -537,7 +537,7 @@ void Ftl::load(std::istream& in, const FtlLoadOptions& options) {
   std::uint64_t sequence = 0;
   FtlStats stats;
   read_counters(in, verify, sequence, stats);
-  const RelocationState relocation = m_striped ? read_relocation(in, m_geo, verify) : RelocationState{};
+  RelocationState relocation = m_striped ? read_relocation(in, m_geo, verify) : RelocationState{};
   std::optional<HybridMap> hybrid = m_hybrid;  // the same drive's map, to be overwritten
   if (hybrid) hybrid->load(in, verify);
   read_index(in, m_geo, verify, victims);
@@ -547,9 +547,6 @@ void Ftl::load(std::istream& in, const FtlLoadOptions& options) {
   // tables are exchanged, not copied (a 512 GiB drive's are 1 GiB), so that the old state can
   // come back when the new one is inconsistent. A spilled P2L table is copied in (and saved).
   victims.restore_ages(std::move(t.modified));
-  const std::uint64_t old_sequence = m_sequence;
-  const FtlStats old_stats = m_stats;
-  const RelocationState old_relocation = m_relocation;
   std::optional<P2lTable> old_p2l;
   const auto exchange = [&] {
     m_l2p.swap(t.l2p);
@@ -560,15 +557,15 @@ void Ftl::load(std::istream& in, const FtlLoadOptions& options) {
     std::swap(m_gc, gc);
     std::swap(m_policy, victims);
     std::swap(m_hybrid, hybrid);
+    std::swap(m_sequence, sequence);
+    std::swap(m_stats, stats);
+    std::swap(m_relocation, relocation);
   };
   exchange();
   if (!m_p2l.exchange(t.p2l)) {
     old_p2l.emplace(m_p2l);
     m_p2l.assign(t.p2l);
   }
-  m_sequence = sequence;
-  m_stats = stats;
-  m_relocation = relocation;
   std::string broken = check_invariants();
   if (broken.empty()) broken = check_positions(m_dies, m_gc, m_geo, m_l2p, m_p2l);
   if (!broken.empty()) {
@@ -578,9 +575,6 @@ void Ftl::load(std::istream& in, const FtlLoadOptions& options) {
     } else {
       m_p2l.exchange(t.p2l);
     }
-    m_sequence = old_sequence;
-    m_stats = old_stats;
-    m_relocation = old_relocation;
     corrupt("inconsistent state: " + broken);
   }
 }

@@ -155,18 +155,6 @@ void describe_state(const Ftl& ftl, PreconditionResult& result) {
   result.free_blocks = ftl.free_blocks_total();
 }
 
-PreconditionResult age(Ftl& ftl, const PreconditionSpec& spec, PagePlacedListener* listener);
-
-}  // namespace
-
-PreconditionResult precondition(Ftl& ftl, const PreconditionSpec& spec, PagePlacedListener* listener) {
-  PreconditionResult result = age(ftl, spec, listener);
-  describe_state(ftl, result);
-  return result;
-}
-
-namespace {
-
 PreconditionResult age(Ftl& ftl, const PreconditionSpec& spec, PagePlacedListener* listener) {
   const std::uint64_t units = ftl.user_units();
   const auto fill = std::min(share_of(units, spec.fill_percent), units);
@@ -175,7 +163,7 @@ PreconditionResult age(Ftl& ftl, const PreconditionSpec& spec, PagePlacedListene
   if (spec.method != PreconditionMethod::kSimulate) {
     result.simulated_because = replication_blocker(ftl, spec, listener != nullptr);
     if (result.simulated_because.empty() && spec.method == PreconditionMethod::kAuto && units < kReplicateMinUnits) {
-      result.simulated_because = "the drive has fewer than 2^24 mapping units (aged by simulation in seconds)";
+      result.simulated_because = kReplicateTooSmall;
     }
     if (!result.simulated_because.empty() && spec.method == PreconditionMethod::kReplicate) {
       throw std::invalid_argument("precondition by replication: " + result.simulated_because);
@@ -245,5 +233,11 @@ PreconditionResult age(Ftl& ftl, const PreconditionSpec& spec, PagePlacedListene
 }
 
 }  // namespace
+
+PreconditionResult precondition(Ftl& ftl, const PreconditionSpec& spec, PagePlacedListener* listener) {
+  PreconditionResult result = age(ftl, spec, listener);
+  describe_state(ftl, result);
+  return result;
+}
 
 }  // namespace ssdlab

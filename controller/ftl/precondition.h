@@ -95,6 +95,9 @@ struct PreconditionResult {
 // seconds at most, and every figure stays as simulated write by write. 2^24 units: 64 GiB of
 // 4 KiB units.
 constexpr std::uint64_t kReplicateMinUnits = std::uint64_t(1) << 24;
+// PreconditionResult::simulated_because for that case (not worth saying on the console).
+constexpr const char* kReplicateTooSmall =
+    "the drive has fewer than 2^24 mapping units (aged by simulation in seconds)";
 
 // Why `ftl` cannot be aged by replication with `spec` (empty when it can). `mapping_cache`:
 // the controller's mapping cache is limited (its contents follow every write, simulated).
