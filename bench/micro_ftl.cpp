@@ -4,6 +4,10 @@
 //                          steady state (map update, invalidation, pay-as-you-go GC copies)
 //   BM_NextVictim          Ftl::next_victim of every die in turn (victim selection)
 //   BM_CollectOne          Ftl::collect_one: one whole victim relocated and erased
+//   BM_Fill                a sequential fill of a fresh 16 GiB drive, per mapping unit:
+//                          /0 the reference, both mapping tables written once in order;
+//                          /1 PageWriter::write_sequential (Ftl::fill_fresh_pages);
+//                          /2 the same LPNs through PageWriter::write, one at a time
 // Each policy (greedy, cost_benefit, fifo) is a separate argument where it matters.
 #include <benchmark/benchmark.h>
 
@@ -18,6 +22,7 @@
 #include "base/core/rng.h"
 #include "bench/bench_support.h"
 #include "controller/ftl/ftl.h"
+#include "controller/ftl/precondition.h"
 
 namespace ssdlab::bench {
 namespace {
@@ -177,6 +182,46 @@ void BM_CollectOne(benchmark::State& state) {
 }
 // Fixed iterations: the untimed refill between collections costs ~10x the timed part.
 BENCHMARK(BM_CollectOne)->Arg(0)->Arg(1)->Arg(2)->Iterations(20000);
+
+void BM_Fill(benchmark::State& state) {
+  const DriveConfig config = micro_drive(8192, GcPolicyKind::kGreedy);
+  const auto mode = state.range(0);
+  std::uint64_t units = 0;
+  for (auto _ : state) {
+    state.PauseTiming();
+    std::unique_ptr<Ftl> ftl = std::make_unique<Ftl>(config);  // fresh, its tables touched
+    std::vector<Lpn> l2p, p2l;
+    if (mode == 0) {
+      l2p.assign(ftl->user_units(), 0);
+      p2l.assign(ftl->geometry().total_units, 0);
+    }
+    state.ResumeTiming();
+    if (mode == 0) {
+      for (std::size_t i = 0; i < l2p.size(); ++i) l2p[i] = static_cast<Lpn>(i);
+      for (std::size_t i = 0; i < p2l.size(); ++i) p2l[i] = static_cast<Lpn>(i);
+      benchmark::DoNotOptimize(l2p.data());
+      benchmark::DoNotOptimize(p2l.data());
+    } else {
+      PageWriter writer(*ftl);
+      if (mode == 1) {
+        writer.write_sequential(0, ftl->user_units());
+      } else {
+        for (Lpn lpn = 0; lpn < ftl->user_units(); ++lpn) writer.write(lpn);
+      }
+      writer.flush();
+      benchmark::DoNotOptimize(ftl->stats().host_units_written);
+    }
+    units += ftl->user_units();
+    state.PauseTiming();
+    ftl.reset();
+    state.ResumeTiming();
+  }
+  // seconds / (units / 1e9): nanoseconds per mapping unit
+  state.counters["ns_per_unit"] =
+      benchmark::Counter(double(units) / 1e9, benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+  state.SetLabel(mode == 0 ? "tables written once" : mode == 1 ? "write_sequential" : "write, one at a time");
+}
+BENCHMARK(BM_Fill)->Arg(0)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 }  // namespace ssdlab::bench

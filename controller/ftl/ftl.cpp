@@ -11,10 +11,6 @@
 
 namespace ssdlab {
 
-namespace {
-constexpr std::uint32_t kHostReserveBlocks = 1;  // free blocks per die kept for GC destinations
-}
-
 // ---- the tables and their steps (ftl_core.h) -------------------------------------------------
 
 FtlCore::FtlCore(const DriveConfig& config, std::uint64_t p2l_memory_budget, std::uint32_t p2l_cache_blocks)
@@ -285,17 +281,12 @@ std::string Ftl::check_invariants() const {
   const auto valid = [this](std::uint32_t b) { return m_valid[b]; };
   std::vector<std::uint32_t> recount(m_geo.blocks, 0);
   std::uint64_t mapped = 0;
-  // The LPNs in order: in range, not in a free block.
+  // The LPNs in order: in range (which block they map into is checked from the blocks' side).
   for (Lpn lpn = 0; lpn < m_l2p.size(); ++lpn) {
     const std::uint32_t e = m_l2p[lpn];
     if (e == kUnmapped || (e & kBufferedBit)) continue;
     if (e >= m_geo.total_units) {
       err << "LPN " << lpn << " maps outside the array (" << e << ")";
-      return err.str();
-    }
-    const std::uint32_t block = m_geo.block_of_unit(e);
-    if (m_state[block] == BlockState::kFree) {
-      err << "LPN " << lpn << " maps into free block " << block;
       return err.str();
     }
     ++mapped;
@@ -304,17 +295,19 @@ std::string Ftl::check_invariants() const {
   // (a spilled P2L table is read in order, not once per LPN at random): every unit whose LPN maps
   // back to it is one mapped LPN that holds; they are all there when the counts agree.
   std::uint64_t paired = 0;
-  {
-    std::vector<Lpn> entries(m_geo.units_per_block);
-    for (std::uint32_t b = 0; b < m_geo.blocks; ++b) {
-      const Pua first = static_cast<Pua>(std::uint64_t(b) * m_geo.units_per_block);
-      m_p2l.read(first, entries.size(), entries.data());
-      for (std::uint32_t i = 0; i < entries.size(); ++i) {
-        const Lpn lpn = entries[i];
-        if (lpn < m_l2p.size() && m_l2p[lpn] == first + i) ++recount[b];
-      }
-      paired += recount[b];
+  std::vector<Lpn> entries(m_geo.units_per_block);
+  const auto read_block = [&](std::uint32_t b) {
+    const Pua first = static_cast<Pua>(std::uint64_t(b) * m_geo.units_per_block);
+    m_p2l.read(first, entries.size(), entries.data());
+    return first;
+  };
+  for (std::uint32_t b = 0; b < m_geo.blocks; ++b) {
+    const Pua first = read_block(b);
+    for (std::uint32_t i = 0; i < entries.size(); ++i) {
+      const Lpn lpn = entries[i];
+      if (lpn < m_l2p.size() && m_l2p[lpn] == first + i) ++recount[b];
     }
+    paired += recount[b];
   }
   if (paired != mapped) {  // find the first LPN that does not (the slow way: only on a broken state)
     for (Lpn lpn = 0; lpn < m_l2p.size(); ++lpn) {
@@ -322,6 +315,18 @@ std::string Ftl::check_invariants() const {
       if (e == kUnmapped || (e & kBufferedBit) || m_p2l.get(e) == lpn) continue;
       err << "LPN " << lpn << " maps to unit " << e << " which holds LPN " << m_p2l.get(e);
       return err.str();
+    }
+  }
+  // Every mapped LPN is paired with a unit, so a free block holds none exactly when no unit of it
+  // is paired.
+  for (std::uint32_t b = 0; b < m_geo.blocks; ++b) {
+    if (recount[b] == 0 || m_state[b] != BlockState::kFree) continue;
+    const Pua first = read_block(b);
+    for (std::uint32_t i = 0; i < entries.size(); ++i) {
+      if (entries[i] < m_l2p.size() && m_l2p[entries[i]] == first + i) {
+        err << "LPN " << entries[i] << " maps into free block " << b;
+        return err.str();
+      }
     }
   }
   std::uint64_t valid_total = 0;

@@ -88,6 +88,12 @@ class Ftl : private FtlCore {
   // blocks fell below the low threshold) and the program to `ops`; the program op carries
   // `cookie`. Returns false, appending nothing, when the die cannot take a page.
   bool place(std::uint32_t die, const Lpn* lpns, std::uint32_t count, std::uint32_t cookie, OpList& ops);
+  // Untimed sequential fill: `pages` whole pages of LPNs from `first` on, a page to each die in
+  // turn from `next_die` (advanced), leaving exactly the state write_to_buffer() and place() of
+  // each page would, without their per-unit work. Stops at the first page that is not that
+  // simple (an LPN already mapped, GC owed or the die at its reserve, a hybrid FTL) and returns
+  // the pages placed (ftl_fill.cpp).
+  std::uint64_t fill_fresh_pages(Lpn first, std::uint64_t pages, std::uint32_t& next_die);
 
   // Garbage collection is incremental (controller/gc/garbage_collector.h): a die below
   // `free_blocks_low` free blocks picks a victim and relocates a share of it for every host
@@ -125,7 +131,8 @@ class Ftl : private FtlCore {
   // The whole mapping state as bytes (an aged drive saved and restored by `ssdlab serve
   // --image`), in checksummed sections (ftl_image.h); load() throws ImageFormatError (a
   // std::runtime_error) naming the section on a damaged stream or one made for another
-  // geometry, and then leaves the FTL as it was. Implemented in ftl_image.cpp.
+  // geometry, and then leaves the FTL as it was (a drive that mapped nothing maps nothing; its
+  // unconsulted P2L entries are emptied). Implemented in ftl_image.cpp.
   void save(std::ostream& out) const;
   void load(std::istream& in, const FtlLoadOptions& options = {});
 
@@ -152,6 +159,10 @@ class Ftl : private FtlCore {
   std::string check_invariants() const;
 
  private:
+  // fill_fresh_pages(): place() of a host page on `die` would program it at once (ftl_fill.cpp).
+  bool places_without_gc(std::uint32_t die) const;
+  // load() after deciding whether the big tables are read in place (ftl_image.cpp).
+  void load_checked(std::istream& in, const FtlLoadOptions& options, bool in_place);
   // What GC and the hybrid map work on: the tables and their steps (ftl_core.h).
   FtlCore& core() { return *this; }
   // check_invariants() of one die: free pool, open blocks, victim policy lists.

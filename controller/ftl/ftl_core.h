@@ -129,6 +129,7 @@ class FtlCore {
                     std::uint32_t cookie, OpList& ops);
 
  protected:
+  static constexpr std::uint32_t kHostReserveBlocks = 1;  // free blocks per die kept for GC destinations
   // The P2L table moves to a spill file above `p2l_memory_budget` bytes, keeping
   // `p2l_cache_blocks` blocks (0: automatic) in memory (p2l_table.h). Every block free.
   FtlCore(const DriveConfig& config, std::uint64_t p2l_memory_budget, std::uint32_t p2l_cache_blocks);

@@ -1,4 +1,5 @@
-// Ftl::save / Ftl::load and VictimIndex::save / load: the whole mapping state as bytes, so
+// Ftl::save / Ftl::load: the whole mapping state as bytes (VictimIndex's own in
+// victim_index_image.cpp), so
 // that `ssdlab serve --image` can keep an aged drive across runs.
 //
 // Layout (native-endian fixed-width fields; sections as in ftl_image.h):
@@ -31,11 +32,23 @@ namespace ssdlab {
 using image::SectionReader;
 using image::SectionWriter;
 
+namespace image {
+
+void corrupt(const std::string& what) { throw ImageFormatError("FTL image: " + what); }
+
+void expect_field(std::uint64_t got, std::uint64_t want, const char* name) {
+  if (got != want) {
+    corrupt(std::string("saved for a drive with ") + name + " = " + std::to_string(got) + ", this drive has " +
+            std::to_string(want));
+  }
+}
+
+}  // namespace image
+
 namespace {
 
 constexpr char kFtlMagic[8] = {'S', 'S', 'D', 'L', 'F', 'T', 'L', '1'};
 constexpr char kFtlEnd[8] = {'F', 'T', 'L', 'E', 'N', 'D', '.', '.'};
-constexpr char kIndexMagic[8] = {'S', 'S', 'D', 'L', 'V', 'I', 'X', '1'};
 constexpr std::uint32_t kByteOrder = 0x01020304u;
 // 1: no sections, no checksums. 2: checksummed sections.
 constexpr std::uint32_t kFormatVersion = 2;
@@ -46,47 +59,8 @@ constexpr std::uint64_t kRelocationBytes = 4 + 8 + 8;
 constexpr Lpn kNoLpnEntry = Ftl::kNoLpn;
 constexpr std::uint8_t kLastBlockState = 2;  // Ftl::BlockState: free, open, closed
 
-[[noreturn]] void corrupt(const std::string& what) { throw ImageFormatError("FTL image: " + what); }
-
-// VictimIndex's raw stream (inside the VIDX section): plain fields, vectors with their length.
-template <class T>
-void put(std::ostream& out, const T& v) {
-  static_assert(std::is_trivially_copyable<T>::value, "plain fields only");
-  out.write(reinterpret_cast<const char*>(&v), sizeof v);
-}
-template <class T>
-T get(std::istream& in, const char* what) {
-  static_assert(std::is_trivially_copyable<T>::value, "plain fields only");
-  T v;
-  if (!in.read(reinterpret_cast<char*>(&v), sizeof v)) corrupt(std::string("stream ends inside ") + what);
-  return v;
-}
-template <class T>
-void put_vector(std::ostream& out, const std::vector<T>& v) {
-  put<std::uint64_t>(out, v.size());
-  if (!v.empty()) out.write(reinterpret_cast<const char*>(v.data()), std::streamsize(v.size() * sizeof(T)));
-}
-// A vector whose length must be `expected` (the geometry decides every length).
-template <class T>
-std::vector<T> get_vector(std::istream& in, std::uint64_t expected, const char* what) {
-  const auto n = get<std::uint64_t>(in, what);
-  if (n != expected) {
-    corrupt(std::string(what) + " holds " + std::to_string(n) + " entries, this drive needs " +
-            std::to_string(expected));
-  }
-  std::vector<T> v(n);
-  if (n && !in.read(reinterpret_cast<char*>(v.data()), std::streamsize(n * sizeof(T)))) {
-    corrupt(std::string("stream ends inside ") + what);
-  }
-  return v;
-}
-
-void expect_field(std::uint64_t got, std::uint64_t want, const char* name) {
-  if (got != want) {
-    corrupt(std::string("saved for a drive with ") + name + " = " + std::to_string(got) + ", this drive has " +
-            std::to_string(want));
-  }
-}
+using image::corrupt;
+using image::expect_field;
 
 std::uint64_t index_bytes(const Geometry& g) {
   const std::uint64_t buckets = std::uint64_t(g.dies) * (std::uint64_t(g.units_per_block) + 1);
@@ -210,21 +184,27 @@ void check_die(const Die& d, const GcDie& gc, std::uint32_t die, const Geometry&
 // Where the FTL will write and read next agrees with the mapping: no mapped unit lies at or past
 // an open block's write position (it would be overwritten), and a GC victim's valid units are
 // queued for copying exactly when they lie before its scan position (else they would be copied
-// twice, or never). The tables are range-checked already.
+// twice, or never). The tables are range-checked already, and every mapped LPN is paired with its
+// unit (Ftl::check_invariants), so a mapped unit is one whose P2L entry maps back to it.
 template <class Die>
 std::string check_positions(const std::vector<Die>& dies, const GarbageCollector& gc, const Geometry& g,
                             const std::vector<std::uint32_t>& l2p, const P2lTable& p2l) {
-  std::vector<std::uint32_t> written(g.blocks, g.pages_per_block);
+  const auto mapped_here = [&](Pua u, Lpn& lpn) {
+    lpn = p2l.get(u);
+    return lpn != kNoLpnEntry && lpn < l2p.size() && l2p[lpn] == u;
+  };
   for (const Die& d : dies) {
-    if (d.host.block >= 0) written[d.host.block] = d.host.next_page;
-    if (d.gc.block >= 0) written[d.gc.block] = d.gc.next_page;
-  }
-  for (Lpn lpn = 0; lpn < l2p.size(); ++lpn) {
-    const std::uint32_t e = l2p[lpn];
-    if (e == kUnmapped || (e & Ftl::kBufferedBit)) continue;
-    if (g.page_of_unit(e) >= written[g.block_of_unit(e)]) {
-      return "LPN " + std::to_string(lpn) + " maps past the write position of open block " +
-             std::to_string(g.block_of_unit(e));
+    for (const auto* open : {&d.host, &d.gc}) {
+      if (open->block < 0) continue;
+      const auto block = static_cast<std::uint32_t>(open->block);
+      if (open->next_page >= g.pages_per_block) continue;
+      for (Pua u = g.first_unit_of_page(block, open->next_page); u < g.first_unit_of_page(block, 0) + g.units_per_block;
+           ++u) {
+        Lpn lpn = 0;
+        if (mapped_here(u, lpn)) {
+          return "LPN " + std::to_string(lpn) + " maps past the write position of open block " + std::to_string(block);
+        }
+      }
     }
   }
   for (std::uint32_t die = 0; die < dies.size(); ++die) {
@@ -270,85 +250,11 @@ void load_ftl_image(Ftl& ftl, const std::uint8_t* data, std::size_t size, const 
   ftl.load(in, options);
 }
 
-// ---- VictimIndex -------------------------------------------------------------------------
-
-void VictimIndex::save(std::ostream& out) const {
-  out.write(kIndexMagic, 8);
-  put<std::uint32_t>(out, static_cast<std::uint32_t>(m_count.size()));
-  put<std::uint32_t>(out, m_blocks_per_die);
-  put<std::uint32_t>(out, m_units_per_block);
-  put_vector(out, m_next);
-  put_vector(out, m_prev);
-  put_vector(out, m_head);
-  put_vector(out, m_tail);
-  put_vector(out, m_count);
-  put_vector(out, m_min_hint);
-}
-
-void VictimIndex::load(std::istream& in) {
-  image::expect_bytes(in, kIndexMagic, 8, "victim index");
-  const std::uint64_t dies = m_count.size();
-  expect_field(get<std::uint32_t>(in, "victim index"), dies, "dies");
-  expect_field(get<std::uint32_t>(in, "victim index"), m_blocks_per_die, "blocks per die");
-  expect_field(get<std::uint32_t>(in, "victim index"), m_units_per_block, "units per block");
-  const std::uint64_t blocks = dies * m_blocks_per_die;
-  const std::uint64_t per_die = std::uint64_t(m_units_per_block) + 1;
-  const std::uint64_t buckets = dies * per_die;
-  auto next = get_vector<std::int32_t>(in, blocks, "victim index links");
-  auto prev = get_vector<std::int32_t>(in, blocks, "victim index links");
-  auto head = get_vector<std::int32_t>(in, buckets, "victim index buckets");
-  auto tail = get_vector<std::int32_t>(in, buckets, "victim index buckets");
-  auto count = get_vector<std::uint32_t>(in, dies, "victim index counts");
-  auto hint = get_vector<std::uint32_t>(in, dies, "victim index hints");
-  auto in_range = [&](const std::vector<std::int32_t>& v) {
-    for (std::int32_t b : v) {
-      if (b != kNone && (b < 0 || std::uint64_t(b) >= blocks)) return false;
-    }
-    return true;
-  };
-  if (!in_range(next) || !in_range(prev) || !in_range(head) || !in_range(tail)) {
-    corrupt("victim index names a block outside the drive");
-  }
-  for (std::uint32_t h : hint) {
-    if (h > per_die) corrupt("victim index hint out of range");
-  }
-  // Every bucket must be a proper doubly linked list (no cycles, no shared blocks) of blocks of
-  // its die; each die's count must match its lists, and its hint must not skip a non-empty bucket.
-  std::vector<std::uint8_t> seen(blocks, 0);
-  std::vector<std::uint32_t> listed(dies, 0);
-  for (std::uint64_t b = 0; b < buckets; ++b) {
-    const std::uint64_t die = b / per_die;
-    std::int32_t prev_block = kNone;
-    for (std::int32_t blk = head[b]; blk != kNone; blk = next[blk]) {
-      if (seen[blk] || prev[blk] != prev_block || die_of(static_cast<std::uint32_t>(blk)) != die) {
-        corrupt("victim index lists are broken");
-      }
-      seen[blk] = 1;
-      prev_block = blk;
-      ++listed[die];
-    }
-    if (tail[b] != prev_block) corrupt("victim index lists are broken");
-    if (head[b] != kNone && hint[die] > b % per_die)
-      corrupt("victim index hint of die " + std::to_string(die) + " skips blocks");
-  }
-  for (std::uint64_t die = 0; die < dies; ++die) {
-    if (listed[die] != count[die])
-      corrupt("victim index count of die " + std::to_string(die) + " does not match its lists");
-  }
-  m_next = std::move(next);
-  m_prev = std::move(prev);
-  m_head = std::move(head);
-  m_tail = std::move(tail);
-  m_count = std::move(count);
-  m_min_hint = std::move(hint);
-}
-
 // ---- Ftl ---------------------------------------------------------------------------------
 
 void Ftl::save(std::ostream& out) const {
   out.write(kFtlMagic, 8);
-  put<std::uint32_t>(out, kByteOrder);
-  put<std::uint32_t>(out, kFormatVersion);
+  for (const std::uint32_t field : {kByteOrder, kFormatVersion}) out.write(reinterpret_cast<const char*>(&field), 4);
   {  // geometry and policy: load() refuses a stream made for another drive
     SectionWriter s(out, "GEOM", kGeometryBytes);
     for (std::uint32_t v : {m_geo.channels, m_geo.dies, m_geo.blocks_per_die, m_geo.pages_per_block,
@@ -445,16 +351,9 @@ struct Tables {
   std::vector<std::uint8_t> state;
 };
 
-Tables read_tables(std::istream& in, const Geometry& g, std::uint64_t user_units, const FtlLoadOptions& options) {
-  const bool verify = options.verify_checksums;
-  Tables t;
-  t.l2p = read_table<std::uint32_t>(in, "L2P ", "L2P table", user_units, verify);
-  t.p2l = read_table<std::uint32_t>(in, "P2L ", "P2L table", g.total_units, verify);
-  t.valid = read_table<std::uint32_t>(in, "VALD", "valid counts", g.blocks, verify);
-  t.erase_count = read_table<std::uint32_t>(in, "ERAS", "erase counts", g.blocks, verify);
-  t.modified = read_table<std::uint64_t>(in, "AGES", "block ages", g.blocks, verify);
-  t.state = read_table<std::uint8_t>(in, "STAT", "block states", g.blocks, verify);
-  for (const std::uint32_t e : t.l2p) {
+void check_l2p_entries(const std::uint32_t* l2p, std::uint64_t n, const Geometry& g, const FtlLoadOptions& options) {
+  for (std::uint64_t i = 0; i < n; ++i) {
+    const std::uint32_t e = l2p[i];
     if (e == kUnmapped) continue;
     if (e & Ftl::kBufferedBit) {
       if (!options.allow_buffered) corrupt("L2P table names the write buffer (the image was saved undrained)");
@@ -462,9 +361,57 @@ Tables read_tables(std::istream& in, const Geometry& g, std::uint64_t user_units
       corrupt("L2P entry outside the drive");
     }
   }
-  for (const std::uint32_t lpn : t.p2l) {
-    if (lpn != kNoLpnEntry && lpn >= user_units) corrupt("P2L entry outside the user range");
+}
+
+bool p2l_entries_in_range(const std::uint32_t* p2l, std::uint64_t n, std::uint64_t user_units) {
+  bool in_range = true;
+  for (std::uint64_t i = 0; i < n; ++i) in_range = in_range && (p2l[i] == kNoLpnEntry || p2l[i] < user_units);
+  return in_range;
+}
+
+void check_p2l_entries(const std::uint32_t* p2l, std::uint64_t n, std::uint64_t user_units) {
+  if (!p2l_entries_in_range(p2l, n, user_units)) corrupt("P2L entry outside the user range");
+}
+
+// The per-LPN, per-unit and per-block tables, range-checked. With `l2p_in_place` and
+// `p2l_in_place` the two big tables are read into them (t.l2p and t.p2l stay empty): no second
+// copy of a 512 GiB drive's 1 GiB, no memory to fault in. The caller empties them again when the
+// image is refused.
+Tables read_tables(std::istream& in, const Geometry& g, std::uint64_t user_units, const FtlLoadOptions& options,
+                   std::vector<std::uint32_t>* l2p_in_place = nullptr, P2lTable* p2l_in_place = nullptr) {
+  const bool verify = options.verify_checksums;
+  Tables t;
+  if (l2p_in_place) {
+    const std::uint64_t bytes = user_units * sizeof(std::uint32_t);
+    SectionReader s(in, "L2P ", "L2P table", bytes, bytes, verify);
+    if (bytes) s.read(l2p_in_place->data(), bytes);
+    s.finish();
+    check_l2p_entries(l2p_in_place->data(), user_units, g, options);
+  } else {
+    t.l2p = read_table<std::uint32_t>(in, "L2P ", "L2P table", user_units, verify);
+    check_l2p_entries(t.l2p.data(), t.l2p.size(), g, options);
   }
+  if (p2l_in_place) {  // through a bounded buffer: a spilled table goes to its file in runs
+    const std::uint64_t bytes = g.total_units * sizeof(Lpn);
+    SectionReader s(in, "P2L ", "P2L table", bytes, bytes, verify);
+    std::vector<Lpn> chunk(std::min<std::uint64_t>(g.total_units, std::uint64_t(1) << 20));
+    bool in_range = true;
+    for (std::uint64_t first = 0; first < g.total_units; first += chunk.size()) {
+      const std::uint64_t n = std::min<std::uint64_t>(chunk.size(), g.total_units - first);
+      s.read(chunk.data(), n * sizeof(Lpn));
+      in_range = in_range && p2l_entries_in_range(chunk.data(), n, user_units);
+      p2l_in_place->write(static_cast<Pua>(first), n, chunk.data());
+    }
+    s.finish();  // damage is reported as such before the range
+    if (!in_range) corrupt("P2L entry outside the user range");
+  } else {
+    t.p2l = read_table<std::uint32_t>(in, "P2L ", "P2L table", g.total_units, verify);
+    check_p2l_entries(t.p2l.data(), t.p2l.size(), user_units);
+  }
+  t.valid = read_table<std::uint32_t>(in, "VALD", "valid counts", g.blocks, verify);
+  t.erase_count = read_table<std::uint32_t>(in, "ERAS", "erase counts", g.blocks, verify);
+  t.modified = read_table<std::uint64_t>(in, "AGES", "block ages", g.blocks, verify);
+  t.state = read_table<std::uint8_t>(in, "STAT", "block states", g.blocks, verify);
   for (std::uint64_t b = 0; b < g.blocks; ++b) {
     if (t.state[b] > kLastBlockState) corrupt("unknown state of block " + std::to_string(b));
     if (t.valid[b] > g.units_per_block) corrupt("valid count of block " + std::to_string(b) + " out of range");
@@ -507,9 +454,29 @@ void read_index(std::istream& in, const Geometry& g, bool verify, VictimPolicy& 
 }  // namespace
 
 void Ftl::load(std::istream& in, const FtlLoadOptions& options) {
+  // A page-mapped drive that maps nothing has nothing to lose: its L2P and P2L tables are read in
+  // place and emptied again if the image is refused (the P2L entries of a drive that maps nothing
+  // are never consulted). Otherwise the image is read beside the current state, which stays
+  // until the new one has passed every check.
+  const bool in_place =
+      !m_hybrid && std::all_of(m_l2p.begin(), m_l2p.end(), [](std::uint32_t e) { return e == kUnmapped; });
+  try {
+    load_checked(in, options, in_place);
+  } catch (...) {
+    if (in_place) {
+      std::fill(m_l2p.begin(), m_l2p.end(), kUnmapped);
+      m_p2l.clear();
+    }
+    throw;
+  }
+}
+
+void Ftl::load_checked(std::istream& in, const FtlLoadOptions& options, bool in_place) {
   const bool verify = options.verify_checksums;
   read_header(in, m_geo, m_l2p.size(), m_gc.config().policy, verify);
-  Tables t = read_tables(in, m_geo, m_l2p.size(), options);
+  Tables t = in_place ? read_tables(in, m_geo, m_l2p.size(), options, &m_l2p, &m_p2l)
+                      : read_tables(in, m_geo, m_l2p.size(), options);
+  const std::uint64_t user_units = m_l2p.size();
   const std::uint64_t blocks = m_geo.blocks;
   static_assert(static_cast<std::uint8_t>(BlockState::kClosed) == kLastBlockState, "block states changed");
   std::vector<BlockState> state(blocks);
@@ -524,7 +491,7 @@ void Ftl::load(std::istream& in, const FtlLoadOptions& options) {
     DieState& d = dies[die];
     std::vector<std::uint32_t> closed;
     read_die(in, die, m_geo, fifo, verify, d, gc.die(die), closed);
-    check_die(d, gc.die(die), die, m_geo, t.l2p.size(), closed);
+    check_die(d, gc.die(die), die, m_geo, user_units, closed);
     for (const std::uint32_t b : closed) {  // oldest first
       if (state[b] != BlockState::kClosed || in_fifo[b]) {
         corrupt("FIFO order of die " + std::to_string(die) + " names block " + std::to_string(b) +
@@ -549,7 +516,7 @@ void Ftl::load(std::istream& in, const FtlLoadOptions& options) {
   victims.restore_ages(std::move(t.modified));
   std::optional<P2lTable> old_p2l;
   const auto exchange = [&] {
-    m_l2p.swap(t.l2p);
+    if (!in_place) m_l2p.swap(t.l2p);
     m_valid.swap(t.valid);
     m_erase_count.swap(t.erase_count);
     m_state.swap(state);
@@ -562,7 +529,7 @@ void Ftl::load(std::istream& in, const FtlLoadOptions& options) {
     std::swap(m_relocation, relocation);
   };
   exchange();
-  if (!m_p2l.exchange(t.p2l)) {
+  if (!in_place && !m_p2l.exchange(t.p2l)) {
     old_p2l.emplace(m_p2l);
     m_p2l.assign(t.p2l);
   }
@@ -572,7 +539,7 @@ void Ftl::load(std::istream& in, const FtlLoadOptions& options) {
     exchange();
     if (old_p2l) {
       m_p2l = *old_p2l;
-    } else {
+    } else if (!in_place) {
       m_p2l.exchange(t.p2l);
     }
     corrupt("inconsistent state: " + broken);

@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "base/core/huge_pages.h"
 #include "controller/ftl/ftl.h"
 
 struct XXH3_state_s;
@@ -117,7 +118,10 @@ class SectionReader {
   template <class T>
   std::vector<T> get_all(std::uint64_t n) {
     if (n > m_left / sizeof(T)) fail("holds fewer entries than it claims");
-    std::vector<T> v(n);
+    std::vector<T> v;
+    v.reserve(n);
+    advise_huge_pages(v.data(), n * sizeof(T));  // a 512 GiB drive's tables: 2 MiB faults, not 4 KiB
+    v.resize(n);
     if (n) read(v.data(), n * sizeof(T));
     return v;
   }
@@ -146,6 +150,10 @@ class SectionReader {
 
 // Reads and checks a fixed marker (magic) of `n` bytes.
 void expect_bytes(std::istream& in, const char* bytes, std::size_t n, const std::string& what);
+// Throws ImageFormatError("FTL image: " + what).
+[[noreturn]] void corrupt(const std::string& what);
+// A geometry field of the image (`got`) must be this drive's (`want`), else corrupt() naming it.
+void expect_field(std::uint64_t got, std::uint64_t want, const char* name);
 
 }  // namespace image
 }  // namespace ssdlab

@@ -207,6 +207,22 @@ void P2lTable::write(Pua first, std::uint64_t count, const Lpn* in) {
   }
 }
 
+void P2lTable::clear() {
+  if (m_fd < 0) {
+    std::fill(m_array.begin(), m_array.end(), kNoLpn);
+    return;
+  }
+  std::fill(m_slot_of_block.begin(), m_slot_of_block.end(), kNoSlot);
+  std::fill(m_dirty.begin(), m_dirty.end(), 0);
+  std::fill(m_referenced.begin(), m_referenced.end(), 0);
+  std::fill(m_on_file.begin(), m_on_file.end(), 0);
+  m_slots_used = 0;
+  m_hand = 0;
+  if (ftruncate(m_fd, 0) != 0) {  // blocks not marked on file are read as kNoLpn anyway
+    throw std::runtime_error("P2L spill file in " + m_dir + ": truncate failed: " + std::strerror(errno));
+  }
+}
+
 void P2lTable::assign(const std::vector<Lpn>& all) {
   if (all.size() != m_units) throw std::invalid_argument("P2L table: wrong number of entries");
   if (m_fd < 0) {

@@ -61,6 +61,10 @@ class P2lTable {
   bool exchange(std::vector<Lpn>& all);
   // Bulk store: entries [first, first + count) from `in`.
   void write(Pua first, std::uint64_t count, const Lpn* in);
+  // The entries in memory, or null when spilled (bulk stores by the untimed fill).
+  Lpn* array() { return m_fd < 0 ? m_array.data() : nullptr; }
+  // Every entry back to kNoLpn (a spilled table's file emptied and its cache dropped).
+  void clear();
 
  private:
   static constexpr std::uint32_t kNoSlot = 0xffffffffu;

@@ -32,6 +32,18 @@ void PageWriter::write(Lpn lpn) {
   if (m_page.size() == m_upp) flush();
 }
 
+void PageWriter::write_sequential(Lpn first, std::uint64_t count) {
+  std::uint64_t lpn = first;
+  const std::uint64_t end = first + count;
+  while (lpn < end && !m_page.empty()) write(static_cast<Lpn>(lpn++));
+  if (m_listener == nullptr) {
+    const std::uint64_t placed = m_ftl.fill_fresh_pages(static_cast<Lpn>(lpn), (end - lpn) / m_upp, m_next_die);
+    lpn += placed * m_upp;
+    m_written += placed * m_upp;
+  }
+  for (; lpn < end; ++lpn) write(static_cast<Lpn>(lpn));
+}
+
 void PageWriter::flush() {
   if (m_page.empty()) return;
   write_page(m_page.data(), static_cast<std::uint32_t>(m_page.size()));
@@ -180,7 +192,7 @@ PreconditionResult age(Ftl& ftl, const PreconditionSpec& spec, PagePlacedListene
     const std::uint64_t written_before = ftl.stats().host_units_written;
     PageWriter placer(group);
     const std::uint64_t group_fill = std::min(fill / (std::uint64_t(replicas) * upp) * upp, group_units);
-    for (std::uint64_t lpn = 0; lpn < group_fill; ++lpn) placer.write(static_cast<Lpn>(lpn));
+    placer.write_sequential(0, group_fill);
     const std::uint64_t group_random = (random + replicas / 2) / replicas;
     std::optional<RandomLpns> draws;
     if (random != 0) draws.emplace(group, group_units, spec.random_map, spec.seed);
@@ -215,14 +227,15 @@ PreconditionResult age(Ftl& ftl, const PreconditionSpec& spec, PagePlacedListene
     // A sequential fill would have placed them next: from the die after the fill's last page.
     PageWriter rest(ftl, listener);
     rest.start_at(static_cast<std::uint32_t>(group_fill / upp * replicas));
-    for (std::uint64_t lpn = group_fill * replicas; lpn < fill; ++lpn) rest.write(static_cast<Lpn>(lpn));
+    if (fill > group_fill * replicas)
+      rest.write_sequential(static_cast<Lpn>(group_fill * replicas), fill - group_fill * replicas);
     rest.flush();
     result.units_written += rest.units_written();
     return result;
   }
 
   PageWriter placer(ftl, listener);
-  for (std::uint64_t lpn = 0; lpn < fill; ++lpn) placer.write(static_cast<Lpn>(lpn));
+  placer.write_sequential(0, fill);
   if (random != 0) {
     RandomLpns draws(ftl, units, spec.random_map, spec.seed);
     for (std::uint64_t i = 0; i < random; ++i) placer.write(draws.next());

@@ -34,6 +34,9 @@ class PageWriter {
   explicit PageWriter(Ftl& ftl, PagePlacedListener* listener = nullptr);
   // Buffers one LPN; a full page is placed at once.
   void write(Lpn lpn);
+  // write() of first, first + 1, ... first + count - 1: whole pages of LPNs never written
+  // before go through Ftl::fill_fresh_pages() (no listener to tell), the rest one at a time.
+  void write_sequential(Lpn first, std::uint64_t count);
   // Places the LPNs buffered so far as a (part-filled) page.
   void flush();
   // Places `count` (1..units_per_page) distinct LPNs as one page.
