@@ -330,7 +330,7 @@ void print_aging(std::ostream& out, const std::vector<PhaseResult>& results) {
       std::snprintf(line, sizeof line,
                     "%-18s aged by replication: one group of %u dies aged, copied %u times (docs/aging.md)\n",
                     r.name.c_str(), p.group_dies, p.replicas);
-    } else if (!p.simulated_because.empty() && p.simulated_because != kReplicateTooSmall) {
+    } else if (!p.simulated_because.empty() && !replication_not_worth_it(p.simulated_because)) {
       std::snprintf(line, sizeof line, "%-18s aged by simulation, not replication: %s\n", r.name.c_str(),
                     p.simulated_because.c_str());
     } else {

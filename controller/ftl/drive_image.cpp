@@ -75,6 +75,43 @@ class OutFile : private std::streambuf {
   std::uint64_t m_bytes = 0;
 };
 
+// A stream buffer that hands every byte written to `sink(const char*, std::size_t)`.
+template <class Sink>
+class ForwardBuf : public std::streambuf {
+ public:
+  explicit ForwardBuf(Sink sink) : m_sink(std::move(sink)) {}
+
+ private:
+  std::streamsize xsputn(const char* p, std::streamsize n) override {
+    m_sink(p, std::size_t(n));
+    return n;
+  }
+  int_type overflow(int_type c) override {
+    if (traits_type::eq_int_type(c, traits_type::eof())) return traits_type::not_eof(c);
+    const char ch = traits_type::to_char_type(c);
+    m_sink(&ch, 1);
+    return c;
+  }
+  Sink m_sink;
+};
+
+// The FTL's state as the payload of a section: its length first (a pass that only counts), then
+// written straight into the section, never held in memory (a 512 GiB drive's is 1 GiB).
+void write_ftl_section(std::ostream& out, const Ftl& ftl) {
+  std::uint64_t length = 0;
+  {
+    ForwardBuf counter([&length](const char*, std::size_t n) { length += n; });
+    std::ostream counted(&counter);
+    ftl.save(counted);
+  }
+  SectionWriter s(out, "FTL ", length);
+  ForwardBuf payload([&s](const char* p, std::size_t n) { s.write(p, n); });
+  std::ostream in_section(&payload);
+  in_section.exceptions(std::ios::badbit);  // rethrows what the section or the file throws
+  ftl.save(in_section);
+  s.finish();
+}
+
 void write_section(std::ostream& out, const char (&tag)[5], const std::string& bytes) {
   SectionWriter s(out, tag, bytes.size());
   s.write(bytes.data(), bytes.size());
@@ -237,14 +274,12 @@ std::uint64_t write_image(std::ostream& out, const DriveConfig& config, const Ft
   for (Lpn lpn = 0; lpn < ftl.user_units(); ++lpn) {
     if (Ftl::is_buffered(ftl.lookup(lpn))) throw ImageError("image save: the write buffer is not drained");
   }
-  std::ostringstream ftl_bytes;
-  ftl.save(ftl_bytes);
   const Geometry& g = ftl.geometry();
   out.write(kMagic, 8);
   out.write(reinterpret_cast<const char*>(&kByteOrder), 4);
   out.write(reinterpret_cast<const char*>(&kVersion), 4);
   write_section(out, "CONF", effective_config_yaml(config));
-  write_section(out, "FTL ", ftl_bytes.str());
+  write_ftl_section(out, ftl);
   {
     SectionWriter h(out, "DHDR", kDataHeaderBytes);
     h.put<std::uint32_t>(g.blocks);

@@ -174,8 +174,12 @@ PreconditionResult age(Ftl& ftl, const PreconditionSpec& spec, PagePlacedListene
   PreconditionResult result;
   if (spec.method != PreconditionMethod::kSimulate) {
     result.simulated_because = replication_blocker(ftl, spec, listener != nullptr);
-    if (result.simulated_because.empty() && spec.method == PreconditionMethod::kAuto && units < kReplicateMinUnits) {
-      result.simulated_because = kReplicateTooSmall;
+    if (result.simulated_because.empty() && spec.method == PreconditionMethod::kAuto) {
+      if (units < kReplicateMinUnits) {
+        result.simulated_because = kReplicateTooSmall;
+      } else if (random == 0) {
+        result.simulated_because = kReplicateFillOnly;
+      }
     }
     if (!result.simulated_because.empty() && spec.method == PreconditionMethod::kReplicate) {
       throw std::invalid_argument("precondition by replication: " + result.simulated_because);

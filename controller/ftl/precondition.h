@@ -101,6 +101,13 @@ constexpr std::uint64_t kReplicateMinUnits = std::uint64_t(1) << 24;
 // PreconditionResult::simulated_because for that case (not worth saying on the console).
 constexpr const char* kReplicateTooSmall =
     "the drive has fewer than 2^24 mapping units (aged by simulation in seconds)";
+// The same under kAuto for a fill with no random overwrite: the untimed sequential fill writes the
+// mapping tables about as fast as replication would copy them (Ftl::fill_fresh_pages).
+constexpr const char* kReplicateFillOnly = "a fill alone (simulated about as fast as it could be copied)";
+// Whether `simulated_because` is one of the two reasons above (not worth saying on the console).
+inline bool replication_not_worth_it(const std::string& simulated_because) {
+  return simulated_because == kReplicateTooSmall || simulated_because == kReplicateFillOnly;
+}
 
 // Why `ftl` cannot be aged by replication with `spec` (empty when it can). `mapping_cache`:
 // the controller's mapping cache is limited (its contents follow every write, simulated).

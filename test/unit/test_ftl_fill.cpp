@@ -189,3 +189,25 @@ TEST_CASE("an image read in place into an empty drive is the drive read beside a
     CHECK(saved(fresh) == image);
   }
 }
+
+TEST_CASE("auto preconditioning simulates a fill alone and replicates a random overwrite", "[ftl][fill][replicate]") {
+  // 8 dies x 4096 blocks x 256 pages of 16 KiB: 2^25 units of 4 KiB, more than 2^24 for the user.
+  const DriveConfig config = small_drive(2, 4, 4096, 256, 16384, 0.05);
+  PreconditionSpec spec;
+  spec.fill_percent = 100;
+  spec.random_percent = 0;
+  spec.method = PreconditionMethod::kAuto;
+  Ftl filled(config);
+  REQUIRE(filled.user_units() >= kReplicateMinUnits);
+  const PreconditionResult fill = precondition(filled, spec);
+  CHECK(fill.replicas == 1);
+  CHECK(fill.simulated_because == kReplicateFillOnly);
+  CHECK(replication_not_worth_it(fill.simulated_because));
+  CHECK(fill.units_written == filled.user_units());
+  CHECK(filled.stats().host_units_programmed == filled.user_units());
+  spec.random_percent = 5;
+  Ftl aged(config);
+  const PreconditionResult overwrite = precondition(aged, spec);
+  CHECK(overwrite.replicas > 1);
+  CHECK(overwrite.simulated_because.empty());
+}
