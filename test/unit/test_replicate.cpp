@@ -3,6 +3,7 @@
 // simulated aging; where it does not apply it says why and simulates.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -203,4 +204,37 @@ TEST_CASE("replication of a drive whose mapping unit is a virtual page over two 
   precondition(aged, spec_of(100, 200, PreconditionMethod::kReplicate, 2));
   CHECK(aged.check_invariants().empty());
   CHECK(aged.stats().gc_erases > aged.geometry().blocks);
+}
+
+TEST_CASE("on a 4-die drive, groups of 1 and 2 dies give simulation's valid-count distribution", "[ftl][replicate]") {
+  DriveConfig config = small_drive(2, 2, 128, 64, 8192, 0.10);
+  config.controller.user_bytes = config.controller.user_bytes / (32 * 4096) * (32 * 4096);
+  Ftl simulated(config);
+  const PreconditionResult a = precondition(simulated, spec_of(100, 200, PreconditionMethod::kSimulate));
+  for (const std::uint32_t group : {1u, 2u}) {
+    INFO("group of " << group << " dies");
+    Ftl replicated(config);
+    const PreconditionResult b = precondition(replicated, spec_of(100, 200, PreconditionMethod::kReplicate, group));
+    REQUIRE(replicated.check_invariants().empty());
+    CHECK(b.replicas == 4 / group);
+    REQUIRE(a.valid_histogram.size() == b.valid_histogram.size());
+    CHECK(mean_valid(b) == Approx(mean_valid(a)).epsilon(0.01));
+    CHECK(b.free_blocks == a.free_blocks);
+    // Two-sample Kolmogorov-Smirnov distance of the closed blocks' valid counts, below its 5 %
+    // critical value: the two states are draws from one distribution.
+    double n = 0, m = 0;
+    for (std::size_t v = 0; v < a.valid_histogram.size(); ++v) {
+      n += double(a.valid_histogram[v]);
+      m += double(b.valid_histogram[v]);
+    }
+    double ca = 0, cb = 0, ks = 0;
+    for (std::size_t v = 0; v < a.valid_histogram.size(); ++v) {
+      ca += double(a.valid_histogram[v]) / n;
+      cb += double(b.valid_histogram[v]) / m;
+      ks = std::max(ks, std::abs(ca - cb));
+    }
+    const double critical = 1.36 * std::sqrt((n + m) / (n * m));
+    INFO("KS distance " << ks << ", 5 % critical value " << critical);
+    CHECK(ks < critical);
+  }
 }
