@@ -201,3 +201,65 @@ class Plt:
         size = canvas.get_width_height()
         image = self._image.frombuffer("RGBA", size, canvas.buffer_rgba(), "raw", "RGBA", 0, 1).convert("RGB")
         image.save(path, format="png", dpi=(DPI, DPI), compress_level=1, compress_type=3)
+
+
+# ---- drawing in two processes -------------------------------------------------------------
+
+def run_one(draw):
+    """("made", (file, title, caption)), ("skipped", None) or ("failed", why)."""
+    try:
+        made = draw()
+    except Exception as e:  # one bad plot must not cost the others
+        return ("failed", "%s: %s" % (type(e).__name__, e))
+    return ("skipped", None) if made is None else ("made", made)
+
+
+def processes():
+    """2 when a second CPU is idle (the 1-minute load average leaves one besides this process's),
+    else 1; SSDLAB_PLOT_PROCESSES=1 or 2 decides instead."""
+    chosen = os.environ.get("SSDLAB_PLOT_PROCESSES", "")
+    if chosen in ("1", "2"):
+        return int(chosen) if hasattr(os, "fork") else 1
+    try:
+        cpus = len(os.sched_getaffinity(0))
+        load = os.getloadavg()[0]
+    except (AttributeError, OSError):
+        return 1
+    return 2 if hasattr(os, "fork") and cpus - load >= 1.0 else 1
+
+
+def draw_all(draws, second):
+    """run_one of each draw, in their order. In two processes (processes()), a forked copy of this
+    one, matplotlib imported and the results read, draws those whose index is in `second` while
+    this one draws the others, and sends its outcomes back through a pipe: the same PNGs in about
+    half the wall time of drawing, for a quarter more CPU time (the copy's page faults)."""
+    if processes() < 2:
+        return [run_one(draw) for draw in draws]
+    theirs = [i for i in range(len(draws)) if i in second]
+    sys.stdout.flush()
+    sys.stderr.flush()
+    read_fd, write_fd = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the copy: its outcomes to the pipe, then leave at once
+        status = 1
+        try:
+            os.close(read_fd)
+            with os.fdopen(write_fd, "w", encoding="utf-8") as f:
+                json.dump({str(i): run_one(draws[i]) for i in theirs}, f)
+            status = 0
+        finally:
+            sys.stderr.flush()
+            os._exit(status)
+    os.close(write_fd)
+    outcomes = {i: run_one(draw) for i, draw in enumerate(draws) if i not in theirs}
+    with os.fdopen(read_fd, encoding="utf-8") as f:
+        text = f.read()
+    _, status = os.waitpid(pid, 0)
+    try:
+        received = {int(k): tuple(v) for k, v in json.loads(text).items()}
+    except (ValueError, TypeError, AttributeError):
+        received = {}
+    end = "signal %d" % os.WTERMSIG(status) if os.WIFSIGNALED(status) else "exit %d" % os.WEXITSTATUS(status)
+    for i in theirs:
+        outcomes[i] = received.get(i, ("failed", "the second drawing process ended without its result (%s)" % end))
+    return [outcomes[i] for i in range(len(draws))]

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `ssdlab run`'s plots and report.html (app/run/plots.h, app/run/report_html.h).
 # usage: plots_test.sh MODE SSDLAB_BINARY SOURCE_DIR
-#   png       the run writes every expected PNG (valid header, not empty) and report.html inlines them
+#   png       the run writes every expected PNG (valid header, not empty) and report.html inlines them;
+#             the script draws the same files in one process and in two
 #   optional  the script draws the latency CDF and the anatomy from latency_histograms.json and
 #             anatomy_us (made up here), and takes timeseries.csv with phase names and p50/p99 columns
 #   notice    without python3 or without matplotlib: one notice line, exit 0, report.html without
@@ -47,6 +48,14 @@ png)
   "$py" "$src/scripts/ssdlab_plots.py" "$tmp/a-nohist" >/dev/null 2>&1
   check "without latency_histograms.json the CDF is skipped with a note" \
     grep -q "latency CDF skipped" "$tmp/a-nohist/plots/index.json"
+  # One process or two (a forked copy draws some of the plots when a second CPU is idle): the
+  # same files, byte for byte.
+  cp -r "$tmp/a" "$tmp/a1" && cp -r "$tmp/a" "$tmp/a2"
+  SSDLAB_PLOT_PROCESSES=1 "$py" "$src/scripts/ssdlab_plots.py" "$tmp/a1" >/dev/null 2>&1
+  check "one drawing process: exit 0" test $? -eq 0
+  SSDLAB_PLOT_PROCESSES=2 "$py" "$src/scripts/ssdlab_plots.py" "$tmp/a2" >/dev/null 2>&1
+  check "two drawing processes: exit 0" test $? -eq 0
+  check "one process and two write the same PNGs and index.json" diff -r "$tmp/a1/plots" "$tmp/a2/plots"
   if grep -q '"anatomy_us"' "$tmp/a/summary.json"; then
     check "summary.json has anatomy_us: plots/anatomy.png is a PNG" is_png "$tmp/a/plots/anatomy.png"
   fi
