@@ -501,7 +501,7 @@ BAR_SPECS = [
     {"title": "Throughput (read + write)", "ylabel": "MB/s",
      "value": lambda p: float(p.get("read_mbps", 0)) + float(p.get("write_mbps", 0)), "fmt": lambda v: "%.1f" % v,
      "metrics": ("read_mbps", "write_mbps", "mbps")},
-    {"title": "Duration (a fill's: the fill time)", "ylabel": "simulated s",
+    {"title": "Duration (for a fill: the fill time)", "ylabel": "simulated s",
      "value": lambda p: float(p.get("sim_seconds", 0)), "fmt": fmt_seconds, "metrics": ("seconds",)},
 ]
 

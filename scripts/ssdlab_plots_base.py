@@ -239,7 +239,12 @@ def draw_all(draws, second):
     sys.stdout.flush()
     sys.stderr.flush()
     read_fd, write_fd = os.pipe()
-    pid = os.fork()
+    try:
+        pid = os.fork()
+    except OSError:  # no process to spare: all here
+        os.close(read_fd)
+        os.close(write_fd)
+        return [run_one(draw) for draw in draws]
     if pid == 0:  # the copy: its outcomes to the pipe, then leave at once
         status = 1
         try:
