@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `ssdlab run`'s plots and report.html (app/run/plots.h, app/run/report_html.h).
 # usage: plots_test.sh MODE SSDLAB_BINARY SOURCE_DIR
-#   png       the run writes every expected PNG (valid header, not empty) and report.html inlines them
+#   png       the run writes every expected PNG (valid header, not empty) and report.html inlines them;
+#             the script draws the same files in one process and in two
 #   optional  the script draws the latency CDF and the anatomy from latency_histograms.json and
 #             anatomy_us (made up here), and takes timeseries.csv with phase names and p50/p99 columns
 #   notice    without python3 or without matplotlib: one notice line, exit 0, report.html without
@@ -31,7 +32,7 @@ smoke() {  # smoke OUT [args...]: the short scenario, output in $tmp/OUT.log
   shift
   "$bin" run "$src/test/scenarios/smoke.yaml" --out "$tmp/$out" "$@" > "$tmp/$out.log" 2>&1
 }
-always=(throughput.png waf_free_blocks.png utilisation_heatmap.png phase_iops.png phase_mbps.png phase_duration.png)
+always=(throughput.png waf_free_blocks.png utilisation_heatmap.png phase_bars.png)
 
 case "$mode" in
 png)
@@ -47,6 +48,14 @@ png)
   "$py" "$src/scripts/ssdlab_plots.py" "$tmp/a-nohist" >/dev/null 2>&1
   check "without latency_histograms.json the CDF is skipped with a note" \
     grep -q "latency CDF skipped" "$tmp/a-nohist/plots/index.json"
+  # One process or two (a forked copy draws some of the plots when a second CPU is idle): the
+  # same files, byte for byte.
+  cp -r "$tmp/a" "$tmp/a1" && cp -r "$tmp/a" "$tmp/a2"
+  SSDLAB_PLOT_PROCESSES=1 "$py" "$src/scripts/ssdlab_plots.py" "$tmp/a1" >/dev/null 2>&1
+  check "one drawing process: exit 0" test $? -eq 0
+  SSDLAB_PLOT_PROCESSES=2 "$py" "$src/scripts/ssdlab_plots.py" "$tmp/a2" >/dev/null 2>&1
+  check "two drawing processes: exit 0" test $? -eq 0
+  check "one process and two write the same PNGs and index.json" diff -r "$tmp/a1/plots" "$tmp/a2/plots"
   if grep -q '"anatomy_us"' "$tmp/a/summary.json"; then
     check "summary.json has anatomy_us: plots/anatomy.png is a PNG" is_png "$tmp/a/plots/anatomy.png"
   fi
@@ -85,20 +94,36 @@ for i, p in enumerate(s["phases"]):
     hist["phases"].append(entry)
 json.dump(s, open(d + "/summary.json", "w"))
 json.dump(hist, open(d + "/latency_histograms.json", "w"))
-# timeseries.csv as helper term will write it: phase names, p50_us and p99_us appended.
-rows = open(d + "/timeseries.csv").read().splitlines()
-out = [rows[0] + ",p50_us,p99_us"]
-for r in rows[1:]:
-    cells = r.split(",")
-    cells[1] = s["phases"][int(cells[1])]["name"]
-    out.append(",".join(cells) + (",12.5,40.0" if len(out) % 3 else ",,"))
-open(d + "/timeseries.csv", "w").write("\n".join(out) + "\n")
+# timeseries.csv with phase names and p50_us, p99_us columns (ssdlab writes both by now; an older
+# binary's phase indices are named and the columns appended), a third of the intervals without a
+# latency (empty cells).
+rows = [r.split(",") for r in open(d + "/timeseries.csv").read().splitlines()]
+if "p99_us" not in rows[0]:
+    rows = [rows[0] + ["p50_us", "p99_us"]] + [r + ["", ""] for r in rows[1:]]
+p50, p99 = rows[0].index("p50_us"), rows[0].index("p99_us")
+for i, cells in enumerate(rows[1:]):
+    if cells[1].isdigit():
+        cells[1] = s["phases"][int(cells[1])]["name"]
+    cells[p50], cells[p99] = ("12.5", "40.0") if i % 3 else ("", "")
+open(d + "/timeseries.csv", "w").write("\n".join(",".join(r) for r in rows) + "\n")
 EOF
   "$py" "$src/scripts/ssdlab_plots.py" "$tmp/a" > "$tmp/script.log" 2>&1
   check "the script exits 0 on the extended results" test $? -eq 0
   cat "$tmp/script.log"
   for f in "${always[@]}" latency_cdf.png anatomy.png; do check "plots/$f is a PNG" is_png "$tmp/a/plots/$f"; done
   check "index.json has no skipped note" bash -c "! grep -q skipped '$tmp/a/plots/index.json'"
+  # A value that is not a number and a short row: read a value at a time, NaN for what is missing.
+  cp -r "$tmp/a" "$tmp/a-bad" && rm -r "$tmp/a-bad/plots"
+  "$py" - "$tmp/a-bad/timeseries.csv" <<'EOF'
+import sys
+rows = [r.split(",") for r in open(sys.argv[1]).read().splitlines()]
+rows[5][2] = "x1"
+rows[9] = rows[9][:3]
+open(sys.argv[1], "w").write("\n".join(",".join(r) for r in rows) + "\n")
+EOF
+  "$py" "$src/scripts/ssdlab_plots.py" "$tmp/a-bad" > "$tmp/bad.log" 2>&1
+  check "a malformed value and a short row in timeseries.csv: exit 0" test $? -eq 0
+  check "... and the throughput over time drawn" is_png "$tmp/a-bad/plots/throughput.png"
   rm "$tmp/a/latency_histograms.json"
   "$py" "$src/scripts/ssdlab_plots.py" "$tmp/a" > "$tmp/script2.log" 2>&1
   check "without histograms the script still exits 0" test $? -eq 0
