@@ -40,6 +40,7 @@ void PageWriter::write_sequential(Lpn first, std::uint64_t count) {
     const std::uint64_t placed = m_ftl.fill_fresh_pages(static_cast<Lpn>(lpn), (end - lpn) / m_upp, m_next_die);
     lpn += placed * m_upp;
     m_written += placed * m_upp;
+    if (placed) m_ops.clear();  // those pages have no operations listed (last_ops())
   }
   for (; lpn < end; ++lpn) write(static_cast<Lpn>(lpn));
 }

@@ -36,6 +36,7 @@ class PageWriter {
   void write(Lpn lpn);
   // write() of first, first + 1, ... first + count - 1: whole pages of LPNs never written
   // before go through Ftl::fill_fresh_pages() (no listener to tell), the rest one at a time.
+  // Pages placed that way list no operations: last_ops() is then empty or a later page's.
   void write_sequential(Lpn first, std::uint64_t count);
   // Places the LPNs buffered so far as a (part-filled) page.
   void flush();
