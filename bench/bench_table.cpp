@@ -43,7 +43,7 @@ int print_table(const std::string& path) {
   }
   std::cout << std::left << std::setw(13) << "workload" << std::right << std::setw(13) << "sim requests"
             << std::setw(10) << "wall s" << std::setw(14) << "req/wall s" << std::setw(14) << "req/CPU s"
-            << std::setw(11) << "RSS MiB"
+            << std::setw(11) << "RSS MiB" << std::setw(8) << "cb/req"
             << "  " << std::left << std::setw(26) << "target"
             << "met  note\n";
   std::string text;
@@ -79,8 +79,9 @@ int print_table(const std::string& path) {
     std::cout << std::left << std::setw(13) << j.value("workload", "?") << std::right << std::setw(13)
               << thousands(j.value("requests", 0.0)) << std::setw(10) << fmt(j.value("wall_s", 0.0), 2) << std::setw(14)
               << thousands(j.value("req_per_wall_s", 0.0)) << std::setw(14) << thousands(j.value("req_per_cpu_s", 0.0))
-              << std::setw(11) << fmt(j.value("peak_rss_mib", 0.0), 0) << "  " << std::left << std::setw(26)
-              << j.value("target", "") << std::setw(5)
+              << std::setw(11) << fmt(j.value("peak_rss_mib", 0.0), 0) << std::setw(8)
+              << (j.contains("callbacks_per_request") ? fmt(j["callbacks_per_request"].get<double>(), 1) : "-") << "  "
+              << std::left << std::setw(26) << j.value("target", "") << std::setw(5)
               << (j.value("target", "") == "-"     ? "-"
                   : j.value("meets_target", false) ? "yes"
                                                    : "NO")
