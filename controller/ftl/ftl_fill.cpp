@@ -15,15 +15,16 @@ namespace ssdlab {
 namespace {
 
 // One die's pages of `rounds` rounds: its block's units from `base` on, LPNs from `lpn` on in
-// steps of `stride` per page. kUpp: units per page known at compile time (0: `upp`).
-template <std::uint32_t kUpp>
-void store_run(std::uint32_t* l2p, Lpn* p2l, Pua base, Lpn lpn, std::uint64_t rounds, std::uint64_t stride,
+// steps of `stride` per page; `p2l(unit, lpn)` stores a P2L entry. kUpp: units per page known at
+// compile time (0: `upp`).
+template <std::uint32_t kUpp, class P2lStore>
+void store_run(std::uint32_t* l2p, P2lStore p2l, Pua base, Lpn lpn, std::uint64_t rounds, std::uint64_t stride,
                std::uint32_t upp) {
   const std::uint32_t n = kUpp ? kUpp : upp;
   for (std::uint64_t r = 0; r < rounds; ++r, base += n, lpn += static_cast<Lpn>(stride)) {
     for (std::uint32_t i = 0; i < n; ++i) {
       l2p[lpn + i] = base + i;
-      p2l[base + i] = lpn + i;
+      p2l(base + i, lpn + i);
     }
   }
 }
@@ -45,6 +46,7 @@ std::uint64_t Ftl::fill_fresh_pages(Lpn first, std::uint64_t pages, std::uint32_
   const std::uint32_t dies = m_geo.dies;
   std::uint32_t* const l2p = m_l2p.data();
   Lpn* const p2l = m_p2l.array();  // null when spilled: then through set()
+  const auto spilled = [this](Pua u, Lpn l) { m_p2l.set(u, l); };
   static_assert(kUnmapped == ~Pua(0), "the test below ANDs entries");
   const auto unmapped = [l2p](std::uint64_t lpn, std::uint64_t end) {
     std::uint32_t all = kUnmapped;  // an AND of the entries: the loop vectorises
@@ -76,22 +78,17 @@ std::uint64_t Ftl::fill_fresh_pages(Lpn first, std::uint64_t pages, std::uint32_
       if (d.host.block < 0) open_block(die, d.host, kHostReserveBlocks);
       const auto block = static_cast<std::uint32_t>(d.host.block);
       const Pua base = m_geo.first_unit_of_page(block, d.host.next_page);
-      const std::uint64_t units = rounds * upp;
       const std::uint64_t stride = std::uint64_t(dies) * upp;  // LPNs from one page of the die to its next
-      Lpn lpn = static_cast<Lpn>(lpn0 + j * upp);
+      const Lpn lpn = static_cast<Lpn>(lpn0 + j * upp);
+      const auto in_array = [p2l](Pua u, Lpn l) { p2l[u] = l; };
       if (p2l && upp == 1) {
-        store_run<1>(l2p, p2l, base, lpn, rounds, stride, upp);
+        store_run<1>(l2p, in_array, base, lpn, rounds, stride, upp);
       } else if (p2l && upp == 2) {
-        store_run<2>(l2p, p2l, base, lpn, rounds, stride, upp);
+        store_run<2>(l2p, in_array, base, lpn, rounds, stride, upp);
       } else if (p2l) {
-        store_run<0>(l2p, p2l, base, lpn, rounds, stride, upp);
+        store_run<0>(l2p, in_array, base, lpn, rounds, stride, upp);
       } else {
-        for (std::uint64_t u = 0; u < units; u += upp, lpn += static_cast<Lpn>(stride)) {
-          for (std::uint32_t i = 0; i < upp; ++i) {
-            l2p[lpn + i] = static_cast<Pua>(base + u + i);
-            m_p2l.set(static_cast<Pua>(base + u + i), lpn + i);
-          }
-        }
+        store_run<0>(l2p, spilled, base, lpn, rounds, stride, upp);
       }
       m_valid[block] += static_cast<std::uint32_t>(rounds * upp);
       d.host.next_page += static_cast<std::uint32_t>(rounds);
@@ -117,10 +114,7 @@ std::uint64_t Ftl::fill_fresh_pages(Lpn first, std::uint64_t pages, std::uint32_
     if (d.host.block < 0) open_block(die, d.host, kHostReserveBlocks);
     const auto block = static_cast<std::uint32_t>(d.host.block);
     const Pua base = m_geo.first_unit_of_page(block, d.host.next_page++);
-    for (std::uint32_t i = 0; i < upp; ++i) {
-      m_l2p[lpn0 + i] = base + i;
-      m_p2l.set(base + i, static_cast<Lpn>(lpn0 + i));
-    }
+    store_run<0>(l2p, spilled, base, static_cast<Lpn>(lpn0), 1, 0, upp);  // set(): either table
     m_valid[block] += upp;
     m_sequence += upp;
     if (d.host.next_page == ppb) {

@@ -13,7 +13,8 @@
 //   VIDX the victim index                "FTLEND.."
 // Every section's length is bounded by the geometry before it is read, its checksum is checked,
 // and every index it holds is range-checked before it is used. load() reads into fresh objects
-// and only then replaces the current state, so a bad stream leaves the FTL as it was.
+// and only then replaces the current state, so a bad stream leaves the FTL as it was; into a
+// drive that maps nothing the two big tables are read in place and emptied again on failure.
 #include "controller/ftl/ftl_image.h"
 
 #include <algorithm>
@@ -197,7 +198,6 @@ std::string check_positions(const std::vector<Die>& dies, const GarbageCollector
     for (const auto* open : {&d.host, &d.gc}) {
       if (open->block < 0) continue;
       const auto block = static_cast<std::uint32_t>(open->block);
-      if (open->next_page >= g.pages_per_block) continue;
       for (Pua u = g.first_unit_of_page(block, open->next_page); u < g.first_unit_of_page(block, 0) + g.units_per_block;
            ++u) {
         Lpn lpn = 0;
