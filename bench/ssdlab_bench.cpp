@@ -68,7 +68,8 @@ struct Options {
   double overwrite = -1;             // randwrite/rss1t: random overwrite before measuring (x capacity)
   double fill = -1;                  // rss1t: fraction of the LPNs filled before the overwrite
   std::uint32_t gib = 0;             // precondition: raw GiB actually simulated (0 = default)
-  std::string precondition = "ftl";  // randwrite/randread: ftl (direct) or sim (simulated)
+  std::string precondition = "ftl";  // randwrite/randread: ftl (direct), sim (simulated) or phase
+  std::string drive;                 // the drive file in `drives` (empty: the row's own)
   std::uint64_t seed = 1;
   bool check = false;               // check FTL invariants after direct aging (slow on big drives)
   std::vector<std::string> params;  // drive config overrides (-p key=value), e.g. a smaller drive
@@ -222,8 +223,24 @@ void add_rate_target(Json& line, double rate, double target) {
 
 // ---- rows ----------------------------------------------------------------------------------
 
+// The row's drive: --drive if given, else `fallback`, both files in --drives.
+DriveConfig row_drive(const Options& o, const std::string& fallback) {
+  return load_drive_config(o.drives + "/" + (o.drive.empty() ? fallback : o.drive), o.params);
+}
+
+// The scenario's own precondition phase ({fill: 100%, random: overwrite x 100%}, method auto:
+// replicated on a drive large enough), as `ssdlab run` ages a drive.
+PhaseSpec precondition_phase(double overwrite) {
+  PhaseSpec p;
+  p.name = "precondition";
+  p.kind = PhaseKind::kPrecondition;
+  p.precondition.fill_percent = 100.0;
+  p.precondition.random_percent = overwrite * 100.0;
+  return p;
+}
+
 Json row_randread(const Options& o) {
-  const DriveConfig c = load_drive_config(o.drives + "/bench64g.yaml", o.params);
+  const DriveConfig c = row_drive(o, "bench64g.yaml");
   const std::uint64_t n = o.requests ? o.requests : 4000000;
   Json line;
   line["workload"] = "randread";
@@ -234,10 +251,13 @@ Json row_randread(const Options& o) {
   if (o.precondition == "sim") {
     pre["method"] = "simulated (fill: 128 KiB sequential writes, QD32)";
     phases.push_back(job("fill", RwMode::kWrite, 128 * 1024, 32, 0));
+  } else if (o.precondition == "phase") {
+    pre["method"] = "the precondition phase (a fill)";
+    phases.push_back(precondition_phase(0.0));
   }
   phases.push_back(job("randread_4k_qd32", RwMode::kRandRead, 4096, 32, n * 4096));
   const auto results = simulate_phases(c, phases, o.seed, [&](ScenarioRunner& r) {
-    if (o.precondition != "sim") age_direct(r, 1.0, 0.0, o.seed, o.check, pre);
+    if (o.precondition == "ftl") age_direct(r, 1.0, 0.0, o.seed, o.check, pre);
   });
   if (o.precondition == "sim") pre["wall_s"] = results.front().result.wall_seconds;
   line.update(phase_json(results.back()));
@@ -249,7 +269,7 @@ Json row_randread(const Options& o) {
 }
 
 Json row_randwrite(const Options& o) {
-  const DriveConfig c = load_drive_config(o.drives + "/bench64g.yaml", o.params);
+  const DriveConfig c = row_drive(o, "bench64g.yaml");
   const std::uint64_t n = o.requests ? o.requests : 2000000;
   const double overwrite = o.overwrite >= 0 ? o.overwrite : 2.0;
   Json line;
@@ -262,12 +282,15 @@ Json row_randwrite(const Options& o) {
     pre["method"] = "simulated (128 KiB sequential fill + 4 KiB random overwrite)";
     phases.push_back(job("fill", RwMode::kWrite, 128 * 1024, 32, 0));
     phases.push_back(job_percent("overwrite", RwMode::kRandWrite, 4096, 32, overwrite * 100.0));
+  } else if (o.precondition == "phase") {
+    pre["method"] = "the precondition phase (fill + random overwrite, method auto)";
+    phases.push_back(precondition_phase(overwrite));
   }
   phases.push_back(job("randwrite_4k_qd32", RwMode::kRandWrite, 4096, 32, n * 4096));
   const auto results = simulate_phases(c, phases, o.seed, [&](ScenarioRunner& r) {
-    if (o.precondition != "sim") age_direct(r, 1.0, overwrite, o.seed, o.check, pre);
+    if (o.precondition == "ftl") age_direct(r, 1.0, overwrite, o.seed, o.check, pre);
   });
-  if (o.precondition == "sim") {
+  if (o.precondition != "ftl") {
     double w = 0;
     for (std::size_t i = 0; i + 1 < results.size(); ++i) w += results[i].result.wall_seconds;
     pre["wall_s"] = w;
@@ -354,20 +377,37 @@ Json row_timeline(const Options& o) {
   return line;
 }
 
-Json row_seqwrite(const Options& o) {
-  const DriveConfig c = load_drive_config(o.drives + "/bench64g.yaml", o.params);
-  const std::uint64_t n = o.requests ? o.requests : 400000;
+// One job on a fresh drive (nothing written first): the measured phase only.
+Json fresh_drive_row(const Options& o, const char* workload, const char* row, const char* phase, RwMode rw,
+                     std::uint64_t bs, std::uint64_t default_requests) {
+  const DriveConfig c = row_drive(o, "bench64g.yaml");
+  const std::uint64_t n = o.requests ? o.requests : default_requests;
   Json line;
-  line["workload"] = "seqwrite";
-  line["row"] = "128 KiB sequential writes, QD32 (fresh 64 GiB drive)";
+  line["workload"] = workload;
+  line["row"] = row;
   line["drive"] = drive_json(c);
-  const auto results =
-      simulate_phases(c, {job("seqwrite_128k_qd32", RwMode::kWrite, 128 * 1024, 32, n * 128 * 1024)}, o.seed, nullptr);
+  const auto results = simulate_phases(c, {job(phase, rw, bs, 32, n * bs)}, o.seed, nullptr);
   line.update(phase_json(results.back()));
   line.erase("name");
   line["peak_rss_mib"] = double(peak_rss_kib()) / 1024.0;
   line["precondition"] = Json{{"method", "none (fresh drive)"}};
+  return line;
+}
+
+Json row_seqwrite(const Options& o) {
+  Json line = fresh_drive_row(o, "seqwrite", "128 KiB sequential writes, QD32 (fresh 64 GiB drive)",
+                              "seqwrite_128k_qd32", RwMode::kWrite, 128 * 1024, 400000);
   add_rate_target(line, line["req_per_wall_s"].get<double>(), 3e5);
+  return line;
+}
+
+// 4 KiB random writes on a fresh drive (no GC: the drive has room for all of them), issue 28's
+// "fresh random writes" row on the MQSim-equivalent drive (not in bench/run).
+Json row_freshwrite(const Options& o) {
+  Json line = fresh_drive_row(o, "freshwrite", "4 KiB random writes, QD32, fresh drive (no GC)",
+                              "randwrite_4k_qd32_fresh", RwMode::kRandWrite, 4096, 1000000);
+  line["target"] = "-";
+  line["meets_target"] = true;
   return line;
 }
 
@@ -509,7 +549,8 @@ int sc_main(int argc, char** argv) {
   Options o;
   std::string workload, table_file;
   app.add_option("workload", workload,
-                 "randread | randwrite | randwrite16k | seqwrite | rss1t | precondition | timeline | replay | "
+                 "randread | randwrite | randwrite16k | freshwrite | seqwrite | rss1t | precondition | timeline | "
+                 "replay | "
                  "replay_job | zipf | table")
       ->required();
   app.add_option("file", table_file, "for `table`: the JSON lines file");
@@ -519,8 +560,12 @@ int sc_main(int argc, char** argv) {
   app.add_option("--overwrite", o.overwrite, "randwrite/rss1t: random overwrite before measuring, x capacity");
   app.add_option("--fill", o.fill, "rss1t: fraction of the LPNs filled sequentially first");
   app.add_option("--gib", o.gib, "precondition: raw GiB simulated (256 = no extrapolation)");
-  app.add_option("--precondition", o.precondition, "randread/randwrite: ftl (direct, default) or sim")
-      ->check(CLI::IsMember({"ftl", "sim"}));
+  app.add_option("--precondition", o.precondition,
+                 "randread/randwrite: ftl (direct, default), sim (simulated) or phase (randwrite: the scenario's "
+                 "precondition phase, replicated where it can be)")
+      ->check(CLI::IsMember({"ftl", "sim", "phase"}));
+  app.add_option("--drive", o.drive,
+                 "randread/randwrite/freshwrite/seqwrite: the drive file in --drives (default bench64g.yaml)");
   app.add_option("--seed", o.seed, "random seed");
   app.add_option("--trace", o.trace, "replay: the MSR trace to replay");
   app.add_flag("--check", o.check, "check FTL invariants after direct aging");
@@ -542,6 +587,8 @@ int sc_main(int argc, char** argv) {
       line = row_randwrite(o);
     } else if (workload == "randwrite16k") {
       line = row_randwrite16k(o);
+    } else if (workload == "freshwrite") {
+      line = row_freshwrite(o);
     } else if (workload == "seqwrite") {
       line = row_seqwrite(o);
     } else if (workload == "timeline") {

@@ -69,6 +69,9 @@ class Ssd : public sc_core::sc_module {
     } else {
       controller.flash(flash);
       flash.completion(controller);
+      // GC ops queued on a die run as one job while the controller would not act on their
+      // completions (nand/die.h). Not with virtual pages: StripedFlash joins an op's parts.
+      flash.set_batch_depth(controller.gc_batch_depth());
     }
     controller.link(link);
     link.device(controller);

@@ -1,11 +1,12 @@
-// A channel bus shared by the dies on it: one transfer at a time, granted in request order,
-// so the bus is a calendar (base/time/calendar.h) and needs no events of its own.
+// A channel bus shared by the dies on it: one transfer at a time. Each die books the transfers of
+// an operation when the operation starts, for when it needs them (base/core/bus_calendar.h), so
+// the bus needs no events of its own and an operation costs its die one callback.
 #pragma once
 
-#include "base/time/calendar.h"
+#include "base/core/bus_calendar.h"
 
 namespace ssdlab {
 
-using Channel = Calendar;
+using Channel = BusCalendar;
 
 }  // namespace ssdlab

@@ -19,12 +19,14 @@
 
 namespace ssdlab {
 
-class Calendar;
-using Channel = Calendar;
+class BusCalendar;
+using Channel = BusCalendar;
 
 struct DieListener {
   // The die's finished_timing(op) says when it was submitted, waited, used the bus and the array.
   virtual void die_done(const NandOp& op) = 0;
+  // An op of a GC batch that ended before the batch's end (set_batch_depth), reported then.
+  virtual void die_done_in_batch(const NandOp& op) = 0;
 
  protected:
   ~DieListener() = default;
@@ -60,13 +62,20 @@ class alignas(64) Die final : private TimerClient {
     }
   }
 
-  std::size_t queued() const { return m_queue.size() + (m_phase != Phase::kIdle); }
+  // Ops queued or in progress (ops of a batch that ended before now count until the batch ends).
+  std::size_t queued() const { return m_queue.size() + m_batched + (m_phase != Phase::kIdle); }
+  // GC batches: an untimed GC op (origin kGc, no kOpTimedBit) queued behind a GC op runs in the
+  // same job, its transfers booked and its times computed when the job starts, as long as at
+  // least `depth` ops stay queued behind each op whose completion is thereby reported late (at
+  // the batch's end, with its own times). The controller passes the depth below which it acts
+  // on a GC op's completion (a die with room for host pages); 0 turns batches off. Issue 28.
+  void set_batch_depth(std::uint32_t depth) { m_batch_depth = depth; }
   bool idle() const { return m_phase == Phase::kIdle && m_queue.empty(); }
   const DieStats& stats() const { return m_stats; }
   // The timing of `op`, the op whose die_done() is running (only then): computed on demand
   // from a few stamps, since most ops' timing is never asked for.
   OpTiming finished_timing(const NandOp& op) const {
-    const Stamps& st = m_stamps[m_finished_slot];
+    const Stamps& st = *m_finished;
     OpTiming t = st.times;
     t.submitted = st.queued.submitted;
     // The busy times now are those at this op's end: take its own share off to get them at its
@@ -84,8 +93,8 @@ class alignas(64) Die final : private TimerClient {
   Picos busy_until_now(OpOrigin origin) const;
 
  private:
-  // kArray covers the command (and program data) on the bus, then the array time.
-  enum class Phase : std::uint8_t { kIdle, kArray, kBusDataOut };
+  // kBusy: from the op's start to its end (bus transfers, array time, waits for the bus).
+  enum class Phase : std::uint8_t { kIdle, kBusy };
   // A queued op's submission: when, and the die's busy time per origin then (with the op in
   // progress counted up to then), so that its wait can be split by what it waited behind.
   struct QueueStamp {
@@ -104,9 +113,18 @@ class alignas(64) Die final : private TimerClient {
   }
   bool timed(const NandOp& op) const { return (op.cookie & kOpTimedBit) || m_instrumented; }
   // `queued`: it waited in the queue (its stamp is the next in m_waits, when timed).
+  struct Stamps;
   void start(const NandOp& op, bool queued);
+  // Books `op`'s transfers for a start at `at` (>= now) and returns its end; `st` (timed ops
+  // only) gets its times.
+  Picos book(const NandOp& op, Picos now, Picos at, Stamps* st);
+  // Takes the untimed GC ops behind the current one into its job while they may be batched.
+  Picos batch(Picos now, Picos end);
+  bool batchable(const NandOp& op) const { return op.origin == OpOrigin::kGc && !(op.cookie & kOpTimedBit); }
   void on_timer(std::uint32_t what) override;
   void finish();
+  void finish_batch();
+  void account(const NandOp& done, Picos busy);
   Picos array_time(const NandOp& op) const {
     const std::uint32_t type = m_page_types_pow2 ? op.page & (m_page_types - 1) : op.page % m_page_types;
     switch (op.kind) {
@@ -132,10 +150,11 @@ class alignas(64) Die final : private TimerClient {
   Picos m_op_start = 0;
   Timeline::Lane m_lane{0};  // one operation at a time: its callbacks come in time order
   Phase m_phase = Phase::kIdle;
-  bool m_page_types_pow2 = true;                 // page type by mask, not division (SLC, MLC)
-  bool m_instrumented = false;                   // a probe is attached (tested per op)
-  std::uint8_t m_slot = 0, m_finished_slot = 0;  // m_stamps of the op in progress, of the finished one
+  bool m_page_types_pow2 = true;  // page type by mask, not division (SLC, MLC)
+  bool m_instrumented = false;    // a probe is attached (tested per op)
+  std::uint8_t m_slot = 0;        // m_stamps of the op in progress
   std::uint8_t m_page_types = 1;
+  std::uint8_t m_batched = 0;      // ops of the job after the current one (a GC batch)
   std::uint32_t m_memo_bytes = 0;  // the last transfer size and its bus time: sizes repeat
   Picos m_memo_ps = 0;
   // Second line: the queue and what start() reads.
@@ -156,7 +175,15 @@ class alignas(64) Die final : private TimerClient {
     OpTiming times;  // all but `submitted` and `behind`, known by the end of the op
   };
   Stamps m_stamps[2];
+  const Stamps* m_finished = &m_stamps[0];  // those of the op whose die_done() runs
   Probe* m_probe = nullptr;
+  std::uint32_t m_batch_depth = 0;
+  Picos m_first_end = 0;  // with a batch: when the job's first op ends
+  // A GC batch: its ops after the first, their ends, and their stamps when timed (a probe).
+  static constexpr std::uint32_t kMaxBatch = 32;
+  NandOp m_batch_ops[kMaxBatch];
+  Picos m_batch_end[kMaxBatch];
+  Stamps m_batch_stamps[kMaxBatch];
   std::uint32_t m_index = 0, m_channel_index = 0;
 };
 

@@ -17,6 +17,10 @@ void FlashArray::set_probe(Probe* probe) {
   for (std::uint32_t d = 0; d < m_die_count; ++d) m_dies[d].set_probe(probe);
 }
 
+void FlashArray::set_batch_depth(std::uint32_t depth) {
+  for (std::uint32_t d = 0; d < m_die_count; ++d) m_dies[d].set_batch_depth(depth);
+}
+
 bool FlashArray::idle() const {
   for (std::uint32_t d = 0; d < m_die_count; ++d) {
     if (!m_dies[d].idle()) return false;

@@ -27,6 +27,8 @@ class FlashArray : public sc_core::sc_module, public FlashIf, private DieListene
   std::uint32_t channels() const { return static_cast<std::uint32_t>(m_channels.size()); }
   std::size_t queued(std::uint32_t d) const { return m_dies[d].queued(); }
   bool idle() const;
+  // GC batches on every die (Die::set_batch_depth); 0: none.
+  void set_batch_depth(std::uint32_t depth);
   // Every die reports its bus bookings to `probe` (null: none).
   void set_probe(Probe* probe);
   // Per die (channel[c].die[k] is die k * channels + c): reads, programs, erases, busy time;
@@ -36,6 +38,7 @@ class FlashArray : public sc_core::sc_module, public FlashIf, private DieListene
  private:
   void end_of_elaboration() override { m_completion = completion.operator->(); }
   void die_done(const NandOp& op) override { m_completion->flash_done(op); }
+  void die_done_in_batch(const NandOp& op) override { m_completion->flash_done_in_batch(op); }
 
   NandConfig m_config;
   std::vector<Channel> m_channels;

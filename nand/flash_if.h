@@ -19,6 +19,9 @@ struct FlashIf : virtual sc_core::sc_interface {
 struct FlashCompletionIf : virtual sc_core::sc_interface {
   // FlashIf::finished_timing(op) gives its timing (submission, die queue, bus, array).
   virtual void flash_done(const NandOp& op) = 0;
+  // An op of a GC batch (nand/die.h) that ended before the batch did, reported at its end, while
+  // enough ops stayed on its die that the controller had nothing to do but count it.
+  virtual void flash_done_in_batch(const NandOp& op) { flash_done(op); }
 };
 
 }  // namespace ssdlab

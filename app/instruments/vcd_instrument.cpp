@@ -1,6 +1,7 @@
 #include "app/instruments/vcd_instrument.h"
 
 #include <algorithm>
+#include <iterator>
 
 #include "model/ssd.h"
 
@@ -29,7 +30,7 @@ VcdInstrument::VcdInstrument(const std::string& path, Ssd& ssd, Picos start, Pic
   m_channels.resize(channels);
   for (std::uint32_t c = 0; c < channels; ++c) {
     m_vcd.scope("channel" + std::to_string(c));
-    m_channels[c].var = m_vcd.var("bus", 1);
+    m_channels[c].run.var = m_vcd.var("bus", 1);
     m_vcd.upscope();
   }
   m_dies.resize(dies);
@@ -116,7 +117,11 @@ void VcdInstrument::book(Booked& b, Picos start, Picos end) {
 }
 
 void VcdInstrument::bus(std::uint32_t channel, std::uint32_t, Picos start, Picos end) {
-  if (channel < m_channels.size()) book(m_channels[channel], start, end);
+  if (channel >= m_channels.size() || end <= start) return;
+  auto& ahead = m_channels[channel].ahead;
+  auto at = ahead.end();
+  while (at != ahead.begin() && std::prev(at)->first > start) --at;  // usually the last
+  ahead.insert(at, {start, end});
 }
 
 void VcdInstrument::fis(const Fis&, Picos start, Picos end) { book(m_link, start, end); }
@@ -129,10 +134,19 @@ void VcdInstrument::settle(Booked& b, Picos now, bool final) {
   }
 }
 
+void VcdInstrument::settle(ChannelTrack& c, Picos now, bool final) {
+  // A booking made now or later starts at `now` or later: those before are in order.
+  while (!c.ahead.empty() && (final || c.ahead.front().first < now)) {
+    book(c.run, c.ahead.front().first, c.ahead.front().second);
+    c.ahead.pop_front();
+  }
+  settle(c.run, now, final);
+}
+
 Picos VcdInstrument::settle_all(Picos now, bool final) {
   Picos limit = now;
   settle(m_link, now, final);
-  for (Booked& c : m_channels) settle(c, now, final);
+  for (ChannelTrack& c : m_channels) settle(c, now, final);
   for (std::uint32_t d = 0; d < m_dies.size(); ++d) {
     DieTrack& die = m_dies[d];
     if (final || m_ssd.flash.die(d).idle()) {

@@ -8,14 +8,16 @@
 // callback of the drive's Timeline and whenever a SystemC process schedules one (the Timeline
 // observer), so a change made while the pump runs ahead of SystemC's time is stamped with the
 // callback's own time. Bus and link bookings (Probe::bus, Probe::fis) arrive ahead of their
-// time; a die's operation (Probe::nand_op) arrives when it ends, so its state is known up to the
-// end of the die's last finished operation while it is busy. Changes wait in VcdWriter's heap
-// until no earlier one can arrive; that is at most the longest flash operation behind the drive's
+// time (bus bookings not always in the order of their start); a die's operation (Probe::nand_op) arrives when it ends,
+// so its state is known up to the end of the die's last finished operation while it is busy. Changes wait in
+// VcdWriter's heap until no earlier one can arrive; that is at most the longest flash operation behind the drive's
 // current time, so memory stays bounded.
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "app/instruments/vcd_writer.h"
@@ -54,6 +56,13 @@ class VcdInstrument final : public Probe, public TimelineObserver {
     bool open = false;  // a run whose end is not yet in the heap
     Picos end = 0;
   };
+  // A channel bus: a die books its transfers when its operation starts, a read's data-out ahead
+  // of its time, so a later booking may start earlier (in a gap). Bookings wait here in start
+  // order until nothing can start before them (they start at or after the time they are made).
+  struct ChannelTrack {
+    Booked run;
+    std::deque<std::pair<Picos, Picos>> ahead;  // sorted by start
+  };
   struct DieTrack {
     std::uint32_t state_var = 0, free_var = 0, gc_var = 0;
     Picos last_end = 0;  // end of the last finished operation
@@ -64,6 +73,7 @@ class VcdInstrument final : public Probe, public TimelineObserver {
   };
   void book(Booked& b, Picos start, Picos end);
   void settle(Booked& b, Picos now, bool final);
+  void settle(ChannelTrack& c, Picos now, bool final);
   void poll(Picos when);
   // Puts in the heap what is settled by `now` and returns the time before which every
   // change is there.
@@ -74,7 +84,7 @@ class VcdInstrument final : public Probe, public TimelineObserver {
   std::uint32_t m_ncq_var, m_used_var, m_dirty_var, m_gc_dies_var;
   std::uint64_t m_ncq = 0, m_used = 0, m_dirty = 0, m_gc_dies = 0;
   Booked m_link;
-  std::vector<Booked> m_channels;
+  std::vector<ChannelTrack> m_channels;
   std::vector<DieTrack> m_dies;
   Picos m_last = 0;  // the latest time polled
   bool m_attached = false, m_closed = false;

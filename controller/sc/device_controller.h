@@ -54,6 +54,12 @@ class DeviceController final : public sc_core::sc_module,
 
   void receive_from_host(const Fis& fis) override;
   void flash_done(const NandOp& op) override;
+  // Only counted: the die keeps gc_batch_depth() ops, so it gains no room, nothing waits for the
+  // op, no held op is released (the die has work) and flush() would find what it found before.
+  void flash_done_in_batch(const NandOp& op) override {
+    m_scheduler.completed(op.die);
+    if (m_probe) report_op(op, OpTicket::of(op));
+  }
   // Instruments (base/core/probe.h): firmware CPU slices and completed flash ops with the
   // commands they served. Null: none.
   void set_probe(Probe* probe) {
@@ -74,6 +80,13 @@ class DeviceController final : public sc_core::sc_module,
   void register_stats(const class StatGroup& group) const;  // controller_stats.cpp
   std::uint64_t user_sectors() const { return m_user_sectors; }
   const PageStore* page_store() const { return m_data ? &m_data->pages() : nullptr; }
+
+  // How many ops a die must keep queued behind an untimed GC op for this controller to do
+  // nothing on that op's completion (Die::set_batch_depth): the scheduler's count stays at or
+  // above its limit, so the die gains no room for host pages; nothing waits for the op (its
+  // ticket is none) and flush() finds what it found before. 0 when GC reads release programs
+  // on other dies (striped relocation): there every GC read's completion counts.
+  std::uint32_t gc_batch_depth() const { return m_gate.on() ? 0 : FlashScheduler::kMaxQueuedOpsPerDie; }
 
  private:
   // ---- DriveControl (device_backend.cpp: drain, hold, erase; device_untimed.cpp: the rest) ----

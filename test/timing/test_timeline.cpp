@@ -8,9 +8,11 @@
 
 #include "app/run/scenario_runner.h"
 #include "base/time/timeline.h"
+#include "phase_compare.h"
 #include "timing_support.h"
 
 using namespace ssdlab;
+using namespace ssdlab::test;
 
 namespace {
 
@@ -147,23 +149,7 @@ TEST_CASE("timeline: a scenario gives the same results whether the pump runs ahe
   REQUIRE(step.finished());
   REQUIRE(ahead.results().back().sim_end_ps < wait.idle_ps);
 
-  const auto& a = ahead.results();
-  const auto& b = step.results();
-  REQUIRE(b.size() == a.size() + 1);
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    const PhaseResult& x = a[i];
-    const PhaseResult& y = b[i + 1];
-    CAPTURE(x.name);
-    CHECK(x.sim_end_ps - x.sim_start_ps == y.sim_end_ps - y.sim_start_ps);
-    CHECK(x.io.ios() == y.io.ios());
-    CHECK(x.io.latency()->mean() == y.io.latency()->mean());
-    CHECK(x.io.latency()->max() == y.io.latency()->max());
-    CHECK(x.nand_units_programmed() == y.nand_units_programmed());
-    CHECK(x.gc_units_copied() == y.gc_units_copied());
-    CHECK(x.erases() == y.erases());
-    CHECK(x.background_gc_ops() == y.background_gc_ops());
-    CHECK(x.free_blocks_end() == y.free_blocks_end());
-  }
+  check_same_phases(ahead.results(), step.results(), 1);
   // The same callbacks; running ahead needs far fewer SystemC activations.
   CAPTURE(ahead.ssd.timeline.activations(), step.ssd.timeline.activations());
   CHECK(ahead.ssd.timeline.callbacks() == step.ssd.timeline.callbacks());
