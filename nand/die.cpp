@@ -24,6 +24,11 @@ void Die::set_memo(std::uint32_t bytes) {
   m_memo_ps = bytes ? transfer_picos(bytes, m_config->bus_bytes_per_s * 8) : 0;
 }
 
+void Die::set_batch_depth(std::uint32_t depth) {
+  m_batch_depth = depth;
+  if (depth && !m_batch) m_batch = std::make_unique<Batch>();
+}
+
 Picos Die::busy_until_now() const {
   return m_stats.busy_ps() + (m_phase != Phase::kIdle ? now_picos() - m_op_start : 0);
 }
@@ -83,17 +88,18 @@ Picos Die::batch(Picos now, Picos end) {
   // The completion of each op but the last is reported at the batch's end: only while at least
   // m_batch_depth ops stay queued behind it (the queue, before the next op leaves it), so that
   // the controller would not have acted on it.
-  m_first_end = end;
+  Batch& b = *m_batch;
+  b.first_end = end;
   std::uint32_t n = 0;
   while (n < kMaxBatch && m_queue.size() >= m_batch_depth && batchable(m_queue.front())) {
     const NandOp op = m_queue.pop();
     Stamps* st = nullptr;
     if (timed(op)) {  // with a probe: its times are reported
-      st = &m_batch_stamps[n];
+      st = &b.stamps[n];
       st->queued = m_waits.pop();
     }
-    m_batch_ops[n] = op;
-    end = m_batch_end[n] = book(op, now, end, st);
+    b.ops[n] = op;
+    end = b.end[n] = book(op, now, end, st);
     ++n;
   }
   m_batched = static_cast<std::uint8_t>(n);
@@ -141,18 +147,19 @@ void Die::finish_batch() {
   m_batched = 0;
   const NandOp first = m_current;
   m_finished = &m_stamps[m_slot];
-  account(first, m_first_end - m_op_start);
-  m_op_start = m_first_end;
+  const Batch& b = *m_batch;
+  account(first, b.first_end - m_op_start);
+  m_op_start = b.first_end;
   m_listener->die_done_in_batch(first);
   for (std::uint32_t i = 0; i + 1 < n; ++i) {
-    m_finished = &m_batch_stamps[i];
-    account(m_batch_ops[i], m_batch_end[i] - m_op_start);
-    m_op_start = m_batch_end[i];
-    m_listener->die_done_in_batch(m_batch_ops[i]);
+    m_finished = &b.stamps[i];
+    account(b.ops[i], b.end[i] - m_op_start);
+    m_op_start = b.end[i];
+    m_listener->die_done_in_batch(b.ops[i]);
   }
   // The last op ends now, as an op of its own would: the next one starts before it is reported.
-  const NandOp last = m_batch_ops[n - 1];
-  if (timed(last)) m_stamps[m_slot] = m_batch_stamps[n - 1];  // start() may write the batch's
+  const NandOp last = b.ops[n - 1];
+  if (timed(last)) m_stamps[m_slot] = b.stamps[n - 1];  // start() may write the batch's
   m_finished = &m_stamps[m_slot];
   account(last, now_picos() - m_op_start);
   m_phase = Phase::kIdle;

@@ -9,6 +9,7 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 
 #include "base/config/config.h"
 #include "base/core/anatomy.h"
@@ -69,7 +70,7 @@ class alignas(64) Die final : private TimerClient {
   // least `depth` ops stay queued behind each op whose completion is thereby reported late (at
   // the batch's end, with its own times). The controller passes the depth below which it acts
   // on a GC op's completion (a die with room for host pages); 0 turns batches off. Issue 28.
-  void set_batch_depth(std::uint32_t depth) { m_batch_depth = depth; }
+  void set_batch_depth(std::uint32_t depth);
   bool idle() const { return m_phase == Phase::kIdle && m_queue.empty(); }
   const DieStats& stats() const { return m_stats; }
   // The timing of `op`, the op whose die_done() is running (only then): computed on demand
@@ -178,12 +179,17 @@ class alignas(64) Die final : private TimerClient {
   const Stamps* m_finished = &m_stamps[0];  // those of the op whose die_done() runs
   Probe* m_probe = nullptr;
   std::uint32_t m_batch_depth = 0;
-  Picos m_first_end = 0;  // with a batch: when the job's first op ends
-  // A GC batch: its ops after the first, their ends, and their stamps when timed (a probe).
+  // A GC batch: when the job's first op ends, its ops after the first, their ends, and their
+  // stamps when timed (a probe). Apart from the die (allocated with set_batch_depth): 4 KiB
+  // inside each die spread the dies' hot lines over more pages (-4 % on sequential writes).
   static constexpr std::uint32_t kMaxBatch = 32;
-  NandOp m_batch_ops[kMaxBatch];
-  Picos m_batch_end[kMaxBatch];
-  Stamps m_batch_stamps[kMaxBatch];
+  struct Batch {
+    Picos first_end = 0;
+    NandOp ops[kMaxBatch];
+    Picos end[kMaxBatch];
+    Stamps stamps[kMaxBatch];
+  };
+  std::unique_ptr<Batch> m_batch;
   std::uint32_t m_index = 0, m_channel_index = 0;
 };
 

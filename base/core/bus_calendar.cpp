@@ -4,6 +4,24 @@
 
 namespace ssdlab {
 
+Picos BusCalendar::start_list(Picos now, Picos at, Picos duration) {
+  m_first = 0;
+  if (m_free_at > now) m_bookings.push_back(Booking{now, m_free_at});
+  m_bookings.push_back(Booking{at, at + duration});
+  m_hint = m_bookings.size() - 1;
+  return at + duration;
+}
+
+Picos BusCalendar::end_list(Picos now, Picos at, Picos duration) {
+  m_bookings.clear();
+  m_first = 0;
+  m_free_at = at + duration;
+  if (at == now) return m_free_at;
+  m_bookings.push_back(Booking{at, m_free_at});  // after a gap: still a list
+  m_hint = 0;
+  return m_free_at;
+}
+
 Picos BusCalendar::place(Picos at, Picos duration) {
   // m_bookings[m_first] ends after now. Bookings are disjoint and sorted, so their ends are too:
   // the search for a gap starts at the first booking that ends after `at`. Found from m_first
@@ -54,6 +72,7 @@ Picos BusCalendar::place(Picos at, Picos duration) {
 }
 
 Picos BusCalendar::busy_until(Picos now) const {
+  if (m_bookings.empty()) return m_busy_ps - (m_free_at > now ? m_free_at - now : 0);
   Picos ahead = 0;
   for (std::size_t i = m_first; i < m_bookings.size(); ++i) {
     const Booking& b = m_bookings[i];

@@ -9,8 +9,10 @@
 // not in the order their data became ready. (Booking the data-out when tR ends, in the order of
 // those requests, costs the die a second callback per read: issue 28.)
 //
-// The bookings still ahead are few (at most a few per die of the channel), so they are a short
-// sorted list; bookings that ended are dropped as time passes, and adjacent ones merge.
+// While nothing is booked after a gap the bus is the request-order calendar it always was (one
+// end time). Otherwise the bookings still ahead, few (a few per die of the channel), are a
+// sorted list; bookings that ended are dropped as time passes, adjacent ones merge, and once all
+// of them are over the list goes back to the one end time.
 #pragma once
 
 #include <cstddef>
@@ -28,19 +30,21 @@ class BusCalendar {
   Picos reserve(Picos now, Picos at, Picos duration) {
     if (duration == 0) return at;
     m_busy_ps += duration;
+    if (m_bookings.empty()) {
+      // At most one run of transfers ahead, begun by now and ending at m_free_at: the bus is a
+      // calendar granted in request order, as long as nothing is booked after a gap.
+      if (at <= m_free_at) return m_free_at += duration;
+      if (at == now) return m_free_at = at + duration;
+      return start_list(now, at, duration);
+    }
     std::size_t i = m_first;
     const std::size_t n = m_bookings.size();
     while (i < n && m_bookings[i].end <= now) ++i;
-    if (i == n) {  // the common case: nothing booked ahead
-      m_bookings.clear();
-      m_first = 0;
-      m_bookings.push_back(Booking{at, at + duration});
-      return at + duration;
-    }
+    if (i == n) return end_list(now, at, duration);
     m_first = i;
     if (i + 1 == n && m_bookings[i].start <= at) {
-      // One booking ahead, begun by `at` (a backlog of transfers booked back to back, merged):
-      // this one joins its end, or follows the gap after it.
+      // One booking ahead, begun by `at` (transfers booked back to back, merged): this one joins
+      // its end, or follows the gap after it.
       Booking& b = m_bookings[i];
       m_hint = i;
       if (at <= b.end) return b.end += duration;
@@ -60,9 +64,14 @@ class BusCalendar {
   struct Booking {
     Picos start, end;
   };
-  // The slow path: bookings lie ahead; find the first gap from `at` that fits.
+  // A booking after a gap: the run ahead and it become a list.
+  Picos start_list(Picos now, Picos at, Picos duration);
+  // Every booking of the list is over: back to the one end time, with this booking.
+  Picos end_list(Picos now, Picos at, Picos duration);
+  // Finds the first gap from `at` that fits, in the list.
   Picos place(Picos at, Picos duration);
 
+  Picos m_free_at = 0;              // with an empty list: the end of the run ahead, if any
   std::vector<Booking> m_bookings;  // from m_first on: sorted, disjoint, not yet over
   std::size_t m_first = 0;
   std::size_t m_hint = 0;  // the booking the last placed one is in (a hint for the next)
