@@ -17,6 +17,7 @@
 #include "app/run/fio_output.h"
 #include "app/run/latency_log.h"
 #include "app/run/run_scenario.h"
+#include "app/run/wear_report.h"
 #include "app/serve/serve.h"
 #include "app/sweep/sweep.h"
 #include "base/config/config_loader.h"
@@ -153,6 +154,11 @@ int sc_main(int argc, char** argv) {
       "explain", "say in plain words what the mean and tail latency of each phase of a run were made of");
   explain_cmd->add_option("results", explain_dir, "results directory of `ssdlab run` (holds summary.json)")->required();
 
+  std::string smart_dir;
+  CLI::App* smart_cmd = app.add_subcommand(
+      "smart", "print the SMART attributes of a run's drive at its end, as smartctl -A lays them out");
+  smart_cmd->add_option("results", smart_dir, "results directory of `ssdlab run` (holds summary.json)")->required();
+
   ssdlab::ReplayOptions replay;
   CLI::App* replay_cmd = ssdlab::add_replay_command(app, replay);
   ssdlab::SweepCommand sweep(app);  // app/sweep/sweep.h
@@ -194,6 +200,8 @@ int sc_main(int argc, char** argv) {
       return sweep.run();
     } else if (*explain_cmd) {
       return ssdlab::run_explain(explain_dir);
+    } else if (*smart_cmd) {
+      return ssdlab::run_smart(smart_dir);
     } else if (*info_cmd) {
       ssdlab::print_drive_info(std::cout, ssdlab::load_drive_config(info_path, info_overrides));
     }

@@ -8,6 +8,7 @@
 #include "app/run/explain.h"
 #include "app/run/limiter.h"
 #include "app/run/steady_window.h"
+#include "app/run/wear_report.h"
 #include "base/stats/stats_json.h"
 
 namespace ssdlab {
@@ -93,7 +94,7 @@ nlohmann::json read_spread_json(const PhaseResult& r) {
           {"busiest_die_pages", double(r.controller("read_spread.busiest_die_pages")) / n}};
 }
 
-nlohmann::json phase_json(const PhaseResult& r, const std::vector<double>& percentiles) {
+nlohmann::json phase_json(const PhaseResult& r, const DriveConfig& config, const std::vector<double>& percentiles) {
   nlohmann::json j;
   j["name"] = r.name;
   j["kind"] = r.kind;
@@ -140,6 +141,7 @@ nlohmann::json phase_json(const PhaseResult& r, const std::vector<double>& perce
   j["die_utilisation"] = r.die_utilisation();
   j["link_utilisation"] = r.link_utilisation();
   j["trims"] = r.io.trims;
+  j["wear"] = wear_json(r, config);
   if (!r.replay.empty()) {
     nlohmann::json replay = nlohmann::json::object();
     for (const auto& [name, value] : r.replay) replay[name] = value;
@@ -185,8 +187,9 @@ std::string summary_json(const ScenarioSpec& scenario, const DriveConfig& config
   j["user_bytes"] = config.controller.user_bytes;
   j["raw_bytes"] = config.nand.raw_bytes();
   nlohmann::json phases = nlohmann::json::array();
-  for (const PhaseResult& r : results) phases.push_back(phase_json(r, scenario.percentile_list));
+  for (const PhaseResult& r : results) phases.push_back(phase_json(r, config, scenario.percentile_list));
   j["phases"] = phases;
+  j["smart"] = smart_json(results, config);
   for (const PhaseResult& r : results) {
     if (r.stats.empty()) continue;
     j["stats"] = {{"catalogue", stats_catalogue_json(r.stats.catalogue())}};

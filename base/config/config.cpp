@@ -43,6 +43,36 @@ const char* to_string(ReadPriority priority) {
   return "off";
 }
 
+const char* to_string(WearLeveling mode) {
+  switch (mode) {
+    case WearLeveling::kDynamic:
+      return "dynamic";
+    case WearLeveling::kStatic:
+      return "static";
+    case WearLeveling::kNone:
+      break;
+  }
+  return "none";
+}
+
+std::uint32_t NandConfig::rated_endurance() const {
+  if (endurance_pe != 0) return endurance_pe;
+  // Rated P/E cycles of the era's NAND when a preset gives none: SLC 100,000 (Micron
+  // MT29F2G08AACWP datasheet, "Endurance: 100,000 PROGRAM/ERASE cycles"); MLC 10,000 (IMFT 50 nm
+  // MLC, the figure AnandTech's X25-M review of 2008-09-08 gives for MLC; 34 nm MLC was rated
+  // 5,000 and 25 nm 3,000, set by the presets that use them); TLC 1,000 (TweakTown, "Micron
+  // promises TLC NAND flash", 2014: "usually under 1000").
+  switch (cell) {
+    case CellType::kSlc:
+      return 100000;
+    case CellType::kMlc:
+      return 10000;
+    case CellType::kTlc:
+      return 1000;
+  }
+  return 10000;
+}
+
 const char* to_string(RwMode mode) {
   switch (mode) {
     case RwMode::kRead:

@@ -20,6 +20,10 @@ enum class GcDestination { kSeparate, kShared };
 enum class GcRelocation { kInDie, kStriped };
 // Which queued flash work a host read may overtake at a die (controller/sched/flash_scheduler.h).
 enum class ReadPriority { kOff, kOverGc, kOverAll };
+// Wear levelling (controller/gc/wear_leveler.h): none, dynamic (a die's least-erased free block is
+// opened first) or static (also: the coldest closed block's data is moved once a die's P/E spread
+// passes a threshold, so that its block returns to use).
+enum class WearLeveling { kNone, kDynamic, kStatic };
 
 // Which FTL maps the drive: page mapping (every unit anywhere), or a hybrid log-block FTL
 // (controller/ftl/hybrid/hybrid_map.h): block-mapped data blocks and a pool of page-mapped log blocks.
@@ -33,6 +37,7 @@ const char* to_string(GcPolicyKind);
 const char* to_string(GcDestination);
 const char* to_string(GcRelocation);
 const char* to_string(ReadPriority);
+const char* to_string(WearLeveling);
 const char* to_string(HybridScheme);
 
 struct NandConfig {
@@ -49,12 +54,16 @@ struct NandConfig {
   Picos t_erase_ps = 0;
   std::uint64_t bus_bytes_per_s = 0;  // channel data rate
   Picos t_cmd_ps = 0;                 // command/address cycles on the bus per operation
+  // Rated program/erase cycles per block; 0: the cell type's rating (rated_endurance()).
+  std::uint32_t endurance_pe = 0;
 
   std::uint32_t dies() const { return channels * dies_per_channel; }
   std::uint32_t blocks_per_die() const { return planes_per_die * blocks_per_plane; }
   std::uint64_t blocks() const { return std::uint64_t(dies()) * blocks_per_die(); }
   std::uint64_t raw_bytes() const { return blocks() * pages_per_block * page_size_bytes; }
   std::uint32_t page_types() const { return static_cast<std::uint32_t>(cell); }
+  // Datasheet ratings of the era when `endurance_pe` is 0 (config.cpp cites them).
+  std::uint32_t rated_endurance() const;
 };
 
 struct GcConfig {
@@ -76,6 +85,13 @@ struct GcConfig {
   // Background GC yields to host reads: its queued ops are held in the controller and fed to a
   // die one at a time, so a host read waits only for the op already on the die.
   bool background_preemptible = false;
+};
+
+struct WearConfig {
+  WearLeveling mode = WearLeveling::kNone;
+  // Static: a die's closed block is migrated when its erase count is more than `threshold`
+  // below the die's most-erased block.
+  std::uint32_t threshold = 100;
 };
 
 struct SchedulerConfig {
@@ -104,6 +120,7 @@ struct ControllerConfig {
   std::uint64_t max_transfer_bytes = 0;  // largest single ATA command (NBD splits above it)
   GcConfig gc;
   SchedulerConfig scheduler;
+  WearConfig wear;
   FtlScheme ftl = FtlScheme::kPage;
   HybridConfig hybrid;
 };

@@ -61,6 +61,7 @@ class DriveParser {
   void check_controller(const YAML::Node& node);
   void check_mapping_cache(const YAML::Node& controller);
   void check_gc(const YAML::Node& node);
+  void check_wear(const YAML::Node& controller);
   void check_mapping_unit(const YAML::Node& controller);
   bool valid_virtual_page(std::uint64_t unit) const;
   std::string mapping_unit_problem(std::uint64_t unit) const;
@@ -204,6 +205,7 @@ void DriveParser::check_controller(const YAML::Node& node) {
     fail_cross(node, p, "write_buffer", plus({node["op"] ? "controller.op" : "controller.capacity"}, kGeometryKeys),
                "must not exceed the user capacity (" + format_size(ctl.user_bytes) + "), got " + buffer.Scalar());
   check_spare_blocks(node);
+  check_wear(node);
   check_hybrid(node);
 }
 
@@ -359,6 +361,22 @@ void DriveParser::check_spare_blocks(const YAML::Node& controller) {
 
 // controller.ftl: hybrid. Each die holds the data blocks of its logical blocks, its share of the
 // log pool and one free block for a merge's destination.
+// Static wear levelling takes a cold block out of the victim lists as GC's next victim: the page
+// mapping's GC only, and not FIFO's, whose order takes every closed block in turn anyway.
+void DriveParser::check_wear(const YAML::Node& controller) {
+  const ControllerConfig& ctl = c_.controller;
+  if (ctl.wear.mode != WearLeveling::kStatic) return;
+  const YAML::Node wear = controller["wear_leveling"];
+  if (ctl.ftl == FtlScheme::kHybrid)
+    fail_cross(wear, "controller.wear_leveling", "mode", {"controller.ftl"},
+               "static wear levelling migrates cold blocks through page mapping's GC; a hybrid FTL "
+               "(controller.ftl: hybrid) has none: use mode: dynamic or none, or ftl: page");
+  if (ctl.gc.policy == GcPolicyKind::kFifo)
+    fail_cross(wear, "controller.wear_leveling", "mode", {"controller.gc.policy"},
+               "static wear levelling chooses cold blocks as GC victims out of order; FIFO collects every closed "
+               "block in turn already: use mode: dynamic or none, or another controller.gc.policy");
+}
+
 void DriveParser::check_hybrid(const YAML::Node& controller) {
   const ControllerConfig& ctl = c_.controller;
   if (ctl.ftl != FtlScheme::kHybrid) return;

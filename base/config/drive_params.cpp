@@ -82,6 +82,12 @@ void add_nand(ParamTable& t) {
                   .def("0ps")
                   .u64([](DriveConfig& c) -> std::uint64_t& { return c.nand.t_cmd_ps; })
                   .desc_is("command and address cycles on the bus per operation"));
+  t.push_back(make_param("nand.endurance", K::kCount, "P/E cycles")
+                  .def("0")
+                  .range(0, kU32Max)
+                  .u32([](DriveConfig& c) -> std::uint32_t& { return c.nand.endurance_pe; })
+                  .desc_is("rated program/erase cycles per block; 0 = the cell type's datasheet rating (SLC "
+                           "100000, MLC 10000, TLC 1000); sets SMART's life used and the lifetime estimate"));
 }
 
 void add_controller(ParamTable& t) {
@@ -261,6 +267,25 @@ void add_gc_and_host(ParamTable& t) {
                   [](const DriveConfig& c) { return static_cast<std::size_t>(c.controller.scheduler.read_priority); })
           .desc_is("host reads queued at a die go ahead of queued GC work (over_gc) or of all queued writes and "
                    "erases (over_all); a held op is overtaken by at most 8 reads, then the die is FIFO again"));
+
+  t.push_back(make_param("controller.wear_leveling", K::kSection)
+                  .desc_is("wear levelling (page mapping): which free block opens next, and cold-data migration"));
+  t.push_back(
+      make_param("controller.wear_leveling.mode", K::kChoice)
+          .def("none")
+          .pick({"none", "dynamic", "static"})
+          .choice([](DriveConfig& c, std::size_t i) { c.controller.wear.mode = static_cast<WearLeveling>(i); },
+                  [](const DriveConfig& c) { return static_cast<std::size_t>(c.controller.wear.mode); })
+          .desc_is("none: free blocks open in the order they were erased; dynamic: a die opens its least-erased "
+                   "free block; static: dynamic, and a die whose closed block lags its most-erased block by more "
+                   "than threshold erases moves that block's data (counted as wear-levelling copies in WAF)"));
+  // MQSim's default static wear-levelling threshold is 100 erases (Static_Wearleveling_Threshold,
+  // its ssdconfig.xml); no 2009 firmware published its own: assumed.
+  t.push_back(make_param("controller.wear_leveling.threshold", K::kCount, "P/E cycles")
+                  .def("100")
+                  .range(1, kU32Max)
+                  .u32([](DriveConfig& c) -> std::uint32_t& { return c.controller.wear.threshold; })
+                  .desc_is("static: the erase-count spread within a die that triggers a cold-block migration"));
 
   add_ftl_scheme(t);
 

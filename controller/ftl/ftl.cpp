@@ -5,6 +5,7 @@
 #include "base/core/huge_pages.h"
 
 #include <algorithm>
+#include <cstring>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -16,10 +17,16 @@ namespace ssdlab {
 FtlCore::FtlCore(const DriveConfig& config, std::uint64_t p2l_memory_budget, std::uint32_t p2l_cache_blocks)
     : m_geo(Geometry::from(config)),
       m_p2l(m_geo.total_units, m_geo.units_per_block, p2l_memory_budget, p2l_cache_blocks),
+      m_dynamic_wl(config.controller.wear.mode != WearLeveling::kNone),
+      m_cold(config.controller.wear.mode == WearLeveling::kStatic, m_geo.dies, m_geo.blocks_per_die,
+             config.controller.wear.threshold),
       m_policy(empty_victims(m_geo, config.controller.gc)),
       m_host_floor(config.controller.gc.destination == GcDestination::kShared ? kHostReserveBlocks : 0),
       m_striped(config.controller.gc.relocation == GcRelocation::kStriped),
       m_foreign_floor(kHostReserveBlocks + 1) {
+  if (m_cold.on() &&
+      (config.controller.ftl == FtlScheme::kHybrid || config.controller.gc.policy == GcPolicyKind::kFifo))
+    throw std::invalid_argument("static wear levelling needs page mapping and a GC policy other than FIFO");
   if (m_geo.total_units > kMaxPhysicalUnits) {
     throw std::invalid_argument("geometry has more mapping units than the FTL can address");
   }
@@ -36,6 +43,7 @@ FtlCore::FtlCore(const DriveConfig& config, std::uint64_t p2l_memory_budget, std
   for (DieState& d : m_dies) d.free_ring.resize(m_geo.blocks_per_die);
   erase_tables();
   std::fill(m_erase_count.begin(), m_erase_count.end(), 0);
+  m_wear.endurance = config.nand.rated_endurance();
 }
 
 void FtlCore::erase_tables() {
@@ -56,6 +64,50 @@ void FtlCore::erase_tables() {
     for (std::uint32_t i = 0; i < m_geo.blocks_per_die; ++i) {
       d.free_ring[i] = m_geo.first_block_of_die(die) + i;
     }
+  }
+  rebuild_wear();
+}
+
+const WearSummary& FtlCore::wear() const {
+  // Every erase increments m_stats.erases except a secure erase's and an image's or a
+  // replication's new counts: those call rebuild_wear(), which forgets the last answer.
+  if (m_wear_at == m_stats.erases) return m_wear;
+  std::uint64_t sum = 0;
+  std::uint32_t lo = ~0u, hi = 0;
+  for (const std::uint32_t e : m_erase_count) {
+    sum += e;
+    lo = std::min(lo, e);
+    hi = std::max(hi, e);
+  }
+  m_wear.min = m_erase_count.empty() ? 0 : lo;
+  m_wear.max = hi;
+  m_wear.mean = m_erase_count.empty() ? 0.0 : double(sum) / double(m_erase_count.size());
+  m_wear_at = m_stats.erases;
+  return m_wear;
+}
+
+void FtlCore::rebuild_wear() {
+  m_wear_at = ~std::uint64_t(0);
+  // The highest count of the new tables: a rise counts, a drop (a fresher image) does not.
+  const std::uint32_t hi = m_erase_count.empty() ? 0 : *std::max_element(m_erase_count.begin(), m_erase_count.end());
+  if (hi < m_max_erases) m_max_erases = hi;
+  raise_max(hi);
+  if (!m_dynamic_wl) return;
+  const auto later = [this](std::uint32_t a, std::uint32_t b) { return later_erased(a, b); };
+  for (std::uint32_t die = 0; die < m_geo.dies; ++die) {
+    DieState& d = m_dies[die];
+    // The ring from its head to index 0, then sorted, most erased first.
+    std::rotate(d.free_ring.begin(), d.free_ring.begin() + d.free_head, d.free_ring.end());
+    d.free_head = 0;
+    std::sort(d.free_ring.begin(), d.free_ring.begin() + d.free_count, later);
+  }
+  if (!m_cold.on()) return;
+  m_cold.clear();
+  const auto current = [this](std::uint32_t b, std::uint32_t erases) { return is_current(b, erases); };
+  for (std::uint32_t b = 0; b < m_geo.blocks; ++b) {
+    const std::uint32_t die = m_geo.die_of_block(b);
+    m_cold.erased(die, m_erase_count[b]);
+    if (m_state[b] == BlockState::kClosed) m_cold.closed(die, b, m_erase_count[b], current);
   }
 }
 
@@ -136,8 +188,16 @@ void Ftl::trim(Lpn lpn) {
   ++m_stats.units_trimmed;
 }
 
-std::uint32_t FtlCore::take_free(std::uint32_t die) {
+std::uint32_t FtlCore::take_free(std::uint32_t die, bool most_erased) {
   DieState& d = m_dies[die];
+  if (m_dynamic_wl) {  // sorted, most erased first: the least erased at the end (free_head is 0)
+    std::uint32_t* ring = d.free_ring.data();
+    const std::uint32_t n = --d.free_count;
+    if (!most_erased) return ring[n];
+    const std::uint32_t block = ring[0];
+    std::memmove(ring, ring + 1, n * sizeof(std::uint32_t));
+    return block;
+  }
   const std::uint32_t block = d.free_ring[d.free_head];
   d.free_head = (d.free_head + 1) % m_geo.blocks_per_die;
   --d.free_count;
@@ -146,13 +206,22 @@ std::uint32_t FtlCore::take_free(std::uint32_t die) {
 
 void FtlCore::push_free(std::uint32_t die, std::uint32_t block) {
   DieState& d = m_dies[die];
+  if (m_dynamic_wl) {
+    std::uint32_t* ring = d.free_ring.data();
+    std::uint32_t* at = std::lower_bound(ring, ring + d.free_count, block,
+                                         [this](std::uint32_t a, std::uint32_t b) { return later_erased(a, b); });
+    std::memmove(at + 1, at, std::size_t(ring + d.free_count - at) * sizeof(std::uint32_t));
+    *at = block;
+    ++d.free_count;
+    return;
+  }
   d.free_ring[(d.free_head + d.free_count) % m_geo.blocks_per_die] = block;
   ++d.free_count;
 }
 
-bool FtlCore::open_block(std::uint32_t die, OpenBlock& open, std::uint32_t reserve) {
+bool FtlCore::open_block(std::uint32_t die, OpenBlock& open, std::uint32_t reserve, bool most_erased) {
   if (m_dies[die].free_count <= reserve) return false;
-  const std::uint32_t block = take_free(die);
+  const std::uint32_t block = take_free(die, most_erased);
   m_state[block] = BlockState::kOpen;
   open.block = block;
   open.next_page = 0;
@@ -162,6 +231,10 @@ bool FtlCore::open_block(std::uint32_t die, OpenBlock& open, std::uint32_t reser
 void FtlCore::close_block(std::uint32_t block) {
   m_state[block] = BlockState::kClosed;
   m_policy.closed(block, m_valid[block], m_sequence);
+  if (m_cold.on()) {
+    m_cold.closed(m_geo.die_of_block(block), block, m_erase_count[block],
+                  [this](std::uint32_t b, std::uint32_t erases) { return is_current(b, erases); });
+  }
 }
 
 void FtlCore::start_collecting(std::uint32_t block) {
@@ -210,6 +283,8 @@ void FtlCore::program_page(std::uint32_t die, OpenBlock& open, const Lpn* lpns, 
 
 void FtlCore::erase_victim(std::uint32_t die, std::uint32_t block, OpList& ops) {
   ++m_erase_count[block];
+  raise_max(m_erase_count[block]);
+  m_cold.erased(die, m_erase_count[block]);
   ++m_stats.erases;
   ++m_stats.gc_erases;
   m_state[block] = BlockState::kFree;
@@ -219,7 +294,7 @@ void FtlCore::erase_victim(std::uint32_t die, std::uint32_t block, OpList& ops) 
 }
 
 void FtlCore::open_gc_block(std::uint32_t die, OpenBlock& open) {
-  if (!open_block(die, open, 0)) {
+  if (!open_block(die, open, 0, true)) {
     throw std::logic_error("GC has no free block for its copies on die " + std::to_string(die));
   }
 }

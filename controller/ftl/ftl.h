@@ -120,7 +120,11 @@ class Ftl : private FtlCore {
   std::uint64_t free_blocks_total() const;
   using FtlCore::erase_count;
   using FtlCore::is_closed;
+  using FtlCore::is_free;
+  using FtlCore::max_erase_rises;
+  using FtlCore::static_wear_levelling;
   using FtlCore::valid_units;
+  using FtlCore::wear;
   // Block being collected on `die`, or -1.
   std::int64_t active_victim(std::uint32_t die) const { return m_gc.active_victim(die); }
   using FtlCore::foreign_copy_floor;

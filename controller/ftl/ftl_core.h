@@ -23,6 +23,7 @@
 #include "controller/ftl/p2l_table.h"
 #include "controller/ftl/read_plan.h"
 #include "controller/gc/victim_policy.h"
+#include "controller/gc/wear_leveler.h"
 
 namespace ssdlab {
 
@@ -44,6 +45,15 @@ struct RelocationState {
   std::uint64_t own_die_fallbacks = 0;  // GC pages whose cursor die was near its reserve
 };
 
+// The blocks' erase counts against the NAND's rated endurance (nand.endurance).
+struct WearSummary {
+  std::uint32_t min = 0, max = 0;  // erase counts of the least and most erased block
+  double mean = 0;
+  std::uint32_t endurance = 0;                                                        // rated P/E cycles
+  double life_used() const { return endurance ? mean / endurance : 0.0; }             // SMART's wear indicator
+  double max_life_used() const { return endurance ? double(max) / endurance : 0.0; }  // the most worn block's
+};
+
 struct FtlStats {
   std::uint64_t host_units_written = 0;  // units accepted from the host (into the buffer)
   std::uint64_t host_units_programmed = 0;
@@ -54,6 +64,10 @@ struct FtlStats {
   std::uint64_t gc_erases = 0;
   std::uint64_t gc_victims = 0;
   std::uint64_t units_trimmed = 0;
+  // Static wear levelling: cold blocks GC collected for their wear, and the valid units it read
+  // from them to relocate (part of gc_victims and gc_units_copied).
+  std::uint64_t wl_victims = 0;
+  std::uint64_t wl_units_copied = 0;
   std::uint64_t nand_units_programmed() const { return host_units_programmed + gc_units_copied + pad_units; }
 };
 
@@ -84,6 +98,11 @@ class FtlCore {
   std::uint32_t erase_count(std::uint32_t block) const { return m_erase_count[block]; }
   bool is_closed(std::uint32_t block) const { return m_state[block] == BlockState::kClosed; }
   bool is_free(std::uint32_t block) const { return m_state[block] == BlockState::kFree; }
+  // The erase counts now: a pass over the blocks, kept until a block is erased again.
+  const WearSummary& wear() const;
+  // Rises of the highest erase count, summed (a counter: a phase's difference is how much its
+  // most-erased block wore, beside the mean's erases / blocks).
+  std::uint64_t max_erase_rises() const { return m_max_rises; }
   // Valid-unit count of the block the configured policy would collect next on `die`, or -1.
   std::int64_t next_victim(std::uint32_t die) const;
   // The write sequence: units written, the clock of cost-benefit ages.
@@ -100,6 +119,16 @@ class FtlCore {
   const VictimPolicy& victims() const { return m_policy; }
   // GC starts collecting `block`, which it has just taken out of the victim policy.
   void start_collecting(std::uint32_t block);
+  // Static wear levelling: the closed block of `die` whose erase count lags the die's highest by
+  // more than the threshold (the least-erased such block), or -1; always -1 when off.
+  std::int64_t lagging_block(std::uint32_t die) {
+    return m_cold.lagging(die, [this](std::uint32_t b, std::uint32_t erases) { return is_current(b, erases); });
+  }
+  bool static_wear_levelling() const { return m_cold.on(); }
+  // GC collects `block` for its wear (already start_collecting'd), having read `units` of it so
+  // far for relocation (counted as they are read).
+  void wear_levelling_victim() { ++m_stats.wl_victims; }
+  void wear_levelling_copies(std::uint64_t units) { m_stats.wl_units_copied += units; }
   // Programs one GC page of `count` relocated LPNs on the die's GC write point (a new block
   // from the free pool when needed: the host's reserve is for this). That is the die's GC block,
   // or with `destination: shared` the host's open block (a GC block left open by an image of a
@@ -157,10 +186,26 @@ class FtlCore {
   }
   void open_gc_block(std::uint32_t die, OpenBlock& open);  // throws when the die has no free block left
   void invalidate(Pua unit);
-  bool open_block(std::uint32_t die, OpenBlock& open, std::uint32_t reserve);
+  // `most_erased`: with dynamic wear levelling, the die's most-erased free block (GC's copies:
+  // data that has survived, colder than the host's), else its least-erased one.
+  bool open_block(std::uint32_t die, OpenBlock& open, std::uint32_t reserve, bool most_erased = false);
   void close_block(std::uint32_t block);
-  std::uint32_t take_free(std::uint32_t die);
+  std::uint32_t take_free(std::uint32_t die, bool most_erased = false);
   void push_free(std::uint32_t die, std::uint32_t block);
+  // Dynamic wear levelling: a die's free pool at free_ring[0..free_count) (free_head 0) sorted
+  // most erased first (the higher number first among equals): the host opens the least-erased
+  // block (the end), GC the most-erased one (the front). Not a heap: GC takes from the other
+  // end. Inserting is a shift of the pool, a few blocks once the drive is written.
+  bool later_erased(std::uint32_t a, std::uint32_t b) const {
+    return m_erase_count[a] != m_erase_count[b] ? m_erase_count[a] > m_erase_count[b] : a > b;
+  }
+  // A static wear-levelling entry for `block` with `erases` still stands: closed, not erased since.
+  bool is_current(std::uint32_t block, std::uint32_t erases) const {
+    return m_state[block] == BlockState::kClosed && m_erase_count[block] == erases;
+  }
+  // After the tables were replaced or reset (image load, replication, secure erase): the free
+  // pools in dynamic order, the static bookkeeping from the blocks' erase counts and states.
+  void rebuild_wear();
   // Appends one page program of `units` (with their LPNs) to the open block.
   void program_page(std::uint32_t die, OpenBlock& open, const Lpn* lpns, std::uint32_t count, OpOrigin origin,
                     std::uint32_t cookie, OpList& ops);
@@ -178,7 +223,9 @@ class FtlCore {
   std::vector<std::uint32_t> m_erase_count;  // per block
   std::vector<BlockState> m_state;           // per block
   std::vector<DieState> m_dies;
-  VictimPolicy m_policy;  // closed blocks by valid count (and age, close order, candidates)
+  bool m_dynamic_wl = false;  // free pools by erase count (wear_leveling: dynamic or static)
+  ColdBlocks m_cold;          // static wear levelling (controller/gc/wear_leveler.h)
+  VictimPolicy m_policy;      // closed blocks by valid count (and age, close order, candidates)
   // Free blocks a die keeps before the host may write into an open block: 0 with separate GC
   // blocks, the reserve with `destination: shared` (see Ftl::place).
   std::uint32_t m_host_floor = 0;
@@ -192,6 +239,16 @@ class FtlCore {
   std::uint64_t m_sequence = 0;  // units written, the clock of cost-benefit ages
   FtlListener* m_listener = nullptr;
   FtlStats m_stats;
+  std::uint32_t m_max_erases = 0;  // the highest erase count of any block
+  std::uint64_t m_max_rises = 0;   // what m_max_erases has risen by, in all (never falls)
+  void raise_max(std::uint32_t erases) {
+    if (erases <= m_max_erases) return;
+    m_max_rises += erases - m_max_erases;
+    m_max_erases = erases;
+  }
+  // wear()'s answer and the erase total it was computed at (~0: none).
+  mutable WearSummary m_wear;
+  mutable std::uint64_t m_wear_at = ~std::uint64_t(0);
 };
 
 }  // namespace ssdlab

@@ -9,6 +9,8 @@
 //   STAT u8 state per block              DIE  one per die (open blocks, free ring, FIFO order,
 //   GC victim and progress, GC queue)    CNTR sequence and statistics
 //   RELC (only with relocation: striped) the cursor and counters of striped GC relocation
+//   WEAR (only with wear_leveling: static) per die whether GC's victim and its last victim were
+//   cold blocks, and the wear-levelling counters
 //   HYBR (only with ftl: hybrid) the log-block map (controller/ftl/hybrid/hybrid_image.cpp)
 //   VIDX the victim index                "FTLEND.."
 // Every section's length is bounded by the geometry before it is read, its checksum is checked,
@@ -302,6 +304,16 @@ void Ftl::save(std::ostream& out) const {
     s.put<std::uint64_t>(m_relocation.own_die_fallbacks);
     s.finish();
   }
+  if (m_cold.on()) {
+    SectionWriter s(out, "WEAR", 16 + m_geo.dies);
+    s.put<std::uint64_t>(m_stats.wl_victims);
+    s.put<std::uint64_t>(m_stats.wl_units_copied);
+    for (std::uint32_t die = 0; die < m_geo.dies; ++die) {
+      const GcDie& g = m_gc.die(die);
+      s.put<std::uint8_t>(static_cast<std::uint8_t>(g.wear | (g.after_wear << 1)));
+    }
+    s.finish();
+  }
   if (m_hybrid) m_hybrid->save(out);
   {
     std::ostringstream index;
@@ -442,6 +454,24 @@ RelocationState read_relocation(std::istream& in, const Geometry& g, bool verify
   return r;
 }
 
+// Static wear levelling's state (section WEAR) into `stats` and the GC dies of `gc`.
+void read_wear(std::istream& in, const Geometry& g, bool verify, FtlStats& stats, GarbageCollector& gc) {
+  SectionReader s(in, "WEAR", "static wear levelling (an image of a drive without it has none)", 16 + g.dies,
+                  16 + g.dies, verify);
+  stats.wl_victims = s.get<std::uint64_t>();
+  stats.wl_units_copied = s.get<std::uint64_t>();
+  for (std::uint32_t die = 0; die < g.dies; ++die) {
+    const auto flags = s.get<std::uint8_t>();
+    if (flags > 3) corrupt("wear-levelling flags of die " + std::to_string(die) + " are " + std::to_string(flags));
+    GcDie& d = gc.die(die);
+    d.wear = (flags & 1) != 0;
+    d.after_wear = (flags & 2) != 0;
+    if (d.wear && d.victim < 0)
+      corrupt("die " + std::to_string(die) + " collects a cold block for wear levelling but has no victim");
+  }
+  s.finish();
+}
+
 void read_index(std::istream& in, const Geometry& g, bool verify, VictimPolicy& policy) {
   SectionReader s(in, "VIDX", "victim index", index_bytes(g), index_bytes(g), verify);
   std::string bytes(s.length(), '\0');
@@ -505,6 +535,7 @@ void Ftl::load_checked(std::istream& in, const FtlLoadOptions& options, bool in_
   FtlStats stats;
   read_counters(in, verify, sequence, stats);
   RelocationState relocation = m_striped ? read_relocation(in, m_geo, verify) : RelocationState{};
+  if (m_cold.on()) read_wear(in, m_geo, verify, stats, gc);
   std::optional<HybridMap> hybrid = m_hybrid;  // the same drive's map, to be overwritten
   if (hybrid) hybrid->load(in, verify);
   read_index(in, m_geo, verify, victims);
@@ -544,6 +575,7 @@ void Ftl::load_checked(std::istream& in, const FtlLoadOptions& options, bool in_
     }
     corrupt("inconsistent state: " + broken);
   }
+  rebuild_wear();
 }
 
 }  // namespace ssdlab

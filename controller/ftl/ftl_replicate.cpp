@@ -139,11 +139,14 @@ void Ftl::replicate(std::uint32_t replicas, const std::function<const Ftl&(std::
     m_stats.gc_erases += s.gc_erases;
     m_stats.gc_victims += s.gc_victims;
     m_stats.units_trimmed += s.units_trimmed;
+    m_stats.wl_victims += s.wl_victims;
+    m_stats.wl_units_copied += s.wl_units_copied;
   }
   m_sequence = sequence;
   std::vector<std::uint64_t> ages(m_geo.blocks);
   for (std::uint32_t b = 0; b < m_geo.blocks; ++b) ages[b] = sequence - std::min(behind[b], sequence);
   m_policy.restore_ages(std::move(ages));
+  rebuild_wear();
 }
 
 }  // namespace ssdlab

@@ -26,6 +26,36 @@ void Ftl::register_stats(const StatGroup& g) const {
   g.level(
       "map_bytes", [this] { return double(map_bytes()); }, "bytes",
       "memory the mapping table needs (page: 4 per unit; hybrid: block map and log-page maps)");
+  const StatGroup w = g.group("wear");
+  w.level(
+      "erase_count_min", [this] { return double(wear().min); }, "P/E cycles", "erase count of the least-erased block");
+  w.level(
+      "erase_count_mean", [this] { return wear().mean; }, "P/E cycles", "mean erase count over all blocks");
+  w.level(
+      "erase_count_max", [this] { return double(wear().max); }, "P/E cycles", "erase count of the most-erased block");
+  w.level(
+      "life_used", [this] { return 100.0 * wear().life_used(); }, "%",
+      "mean erase count over the rated endurance (nand.endurance): SMART's wear indicator");
+  w.counter(
+      "erase_count_max_rises", [this] { return max_erase_rises(); }, "P/E cycles",
+      "how much the highest erase count rose (the most-erased block's wear; the mean's is erases / blocks)");
+  w.level(
+      "endurance", [this] { return double(wear().endurance); }, "P/E cycles", "rated P/E cycles per block");
+  // Since the drive was new: the counters an image carries with the drive (SMART's totals).
+  w.level(
+      "host_units_total", [&s] { return double(s.host_units_written); }, "units",
+      "mapping units the host has written since the drive was new (images carry it)");
+  w.level(
+      "nand_units_total", [&s] { return double(s.nand_units_programmed()); }, "units",
+      "mapping units programmed to flash since the drive was new (images carry it)");
+  w.level(
+      "max_life_used", [this] { return 100.0 * wear().max_life_used(); }, "%",
+      "the most-erased block's erase count over the rated endurance");
+  if (static_wear_levelling()) {  // absent otherwise: results without it keep their keys
+    w.counter("wl_victims", s.wl_victims, "blocks", "cold blocks collected by static wear levelling");
+    w.counter("wl_units_copied", s.wl_units_copied, "units",
+              "valid units read from cold blocks for relocation (part of gc_units_copied)");
+  }
   if (m_hybrid) m_hybrid->register_stats(g.group("hybrid"));
   if (m_striped) {  // controller.gc.relocation: striped (absent otherwise: in_die results stay as they were)
     const StatGroup r = g.group("relocation");

@@ -15,12 +15,45 @@ void GarbageCollector::clear() {
   for (Die& d : m_dies) {
     d.victim = -1;
     d.pending.clear();
+    d.wear = d.after_wear = false;
   }
+}
+
+bool GarbageCollector::start_wear_victim(FtlCore& ftl, std::uint32_t die, std::vector<NandOp>& ops) {
+  Die& d = m_dies[die];
+  const std::int64_t cold = ftl.lagging_block(die);
+  if (cold < 0) return false;
+  const auto victim = static_cast<std::uint32_t>(cold);
+  const std::uint32_t valid = ftl.valid_units(victim);
+  const std::uint32_t units_per_block = ftl.geometry().units_per_block;
+  ftl.victims().take(victim, valid);
+  ftl.start_collecting(victim);
+  ftl.wear_levelling_victim();
+  d.after_wear = true;
+  if (valid == 0) {  // nothing to move: erased at once, and the policy's victim comes next
+    ftl.erase_victim(die, victim, ops);
+    return false;
+  }
+  d.victim = victim;
+  d.wear = true;
+  d.victim_page = 0;
+  d.victim_valid_at_start = valid;
+  // A fully valid cold block (the usual case) gains no space: paced as if one unit were
+  // invalid, its copies are made with the next host page (a block swap, as firmware does it).
+  d.victim_invalid_at_start = std::max(units_per_block - valid, 1u);
+  d.credit = 0;
+  return true;
 }
 
 bool GarbageCollector::start_victim(FtlCore& ftl, std::uint32_t die, std::vector<NandOp>& ops) {
   Die& d = m_dies[die];
   const std::uint32_t units_per_block = ftl.geometry().units_per_block;
+  // A fully valid cold block's copies may need a new GC block: only with one beyond the host's
+  // reserve (FtlCore::kHostReserveBlocks, 1) free, so the reserve stays GC's.
+  if (ftl.static_wear_levelling()) {
+    if (!d.after_wear && ftl.free_blocks(die) >= 2 && start_wear_victim(ftl, die, ops)) return true;
+    d.after_wear = false;
+  }
   for (;;) {
     const std::int64_t victim_id =
         ftl.victims().peek(die, ftl.sequence(), [&ftl](std::uint32_t b) { return ftl.valid_units(b); });
@@ -99,6 +132,7 @@ void GarbageCollector::copy_from_victim(FtlCore& ftl, std::uint32_t die, std::ui
     copied += read_units;
     while (d.pending.size() >= geo.units_per_page) program_gc_page<Striped>(ftl, die, geo.units_per_page, ops);
   }
+  if (d.wear) ftl.wear_levelling_copies(copied);
   if (d.victim_page < geo.pages_per_block) return;
   // The last part-filled GC page of this victim (a unit read but invalidated meanwhile, by a
   // host overwrite or a trim, is simply dropped).
@@ -107,6 +141,7 @@ void GarbageCollector::copy_from_victim(FtlCore& ftl, std::uint32_t die, std::ui
   if (ftl.valid_units(victim) != 0) throw std::logic_error("GC victim still holds valid units");
   ftl.erase_victim(die, victim, ops);
   d.victim = -1;
+  d.wear = false;
   if (ftl.free_blocks(die) < m_config.free_blocks_high) start_victim(ftl, die, ops);
 }
 template void GarbageCollector::copy_from_victim<false>(FtlCore&, std::uint32_t, std::uint64_t, std::vector<NandOp>&);

@@ -3,6 +3,10 @@
 // page; the relocation of its valid units, the GC page programs and the erase. Which victim comes
 // next is VictimPolicy's answer (victim_policy.h), kept with the FTL's tables and fed by them.
 //
+// Static wear levelling (controller.wear_leveling.mode: static) chooses every other victim at most:
+// a closed block whose erase count lags the die's highest by more than the threshold
+// (FtlCore::lagging_block), whatever it holds; its valid units are relocated like any victim's.
+//
 // GC is incremental: a die below `free_blocks_low` free blocks starts a victim and, for every
 // host page then placed on it, relocates that page's share of the victim's valid units
 // (valid/invalid of the victim at its start), so GC work is spread over host writes; it moves on
@@ -43,6 +47,11 @@ class GarbageCollector {
     std::uint32_t victim_page = 0;  // its next page to scan
     std::uint64_t victim_valid_at_start = 0, victim_invalid_at_start = 0, credit = 0;
     std::vector<Lpn> pending;  // units read from the victim, waiting to fill a GC page
+    // Static wear levelling: the victim is a cold block collected for its wear; the last victim
+    // started was one (the next is chosen by the policy: wear levelling takes at most every
+    // other victim, so that GC always gains space). Not in the drive image: a loaded drive's
+    // victim in progress counts as an ordinary one, and its next victim may be a cold block.
+    bool wear = false, after_wear = false;
   };
 
   GarbageCollector(const Geometry& geometry, const GcConfig& config);
@@ -79,6 +88,8 @@ class GarbageCollector {
 
  private:
   bool start_victim(FtlCore& ftl, std::uint32_t die, std::vector<NandOp>& ops);
+  // Static wear levelling: starts collecting the die's lagging cold block, if it has one.
+  bool start_wear_victim(FtlCore& ftl, std::uint32_t die, std::vector<NandOp>& ops);
   // Relocates up to `max_units` valid units of the victim in progress; erases it when empty.
   // `Striped`: controller.gc.relocation: striped (FtlCore::program_copies_striped), chosen once per
   // share by copy_share() so that in_die's page loop tests nothing more than before.
