@@ -17,13 +17,13 @@ namespace ssdlab {
 FtlCore::FtlCore(const DriveConfig& config, std::uint64_t p2l_memory_budget, std::uint32_t p2l_cache_blocks)
     : m_geo(Geometry::from(config)),
       m_p2l(m_geo.total_units, m_geo.units_per_block, p2l_memory_budget, p2l_cache_blocks),
-      m_dynamic_wl(config.controller.wear.mode != WearLeveling::kNone),
-      m_cold(config.controller.wear.mode == WearLeveling::kStatic, m_geo.dies, m_geo.blocks_per_die,
-             config.controller.wear.threshold),
       m_policy(empty_victims(m_geo, config.controller.gc)),
       m_host_floor(config.controller.gc.destination == GcDestination::kShared ? kHostReserveBlocks : 0),
       m_striped(config.controller.gc.relocation == GcRelocation::kStriped),
-      m_foreign_floor(kHostReserveBlocks + 1) {
+      m_foreign_floor(kHostReserveBlocks + 1),
+      m_dynamic_wl(config.controller.wear.mode != WearLeveling::kNone),
+      m_cold(config.controller.wear.mode == WearLeveling::kStatic, m_geo.dies, m_geo.blocks_per_die,
+             config.controller.wear.threshold) {
   if (m_cold.on() &&
       (config.controller.ftl == FtlScheme::kHybrid || config.controller.gc.policy == GcPolicyKind::kFifo))
     throw std::invalid_argument("static wear levelling needs page mapping and a GC policy other than FIFO");
@@ -43,7 +43,7 @@ FtlCore::FtlCore(const DriveConfig& config, std::uint64_t p2l_memory_budget, std
   for (DieState& d : m_dies) d.free_ring.resize(m_geo.blocks_per_die);
   erase_tables();
   std::fill(m_erase_count.begin(), m_erase_count.end(), 0);
-  m_wear.endurance = config.nand.rated_endurance();
+  m_endurance = config.nand.rated_endurance();
 }
 
 void FtlCore::erase_tables() {
@@ -68,30 +68,21 @@ void FtlCore::erase_tables() {
   rebuild_wear();
 }
 
-const WearSummary& FtlCore::wear() const {
-  // Every erase increments m_stats.erases except a secure erase's and an image's or a
-  // replication's new counts: those call rebuild_wear(), which forgets the last answer.
-  if (m_wear_at == m_stats.erases) return m_wear;
-  std::uint64_t sum = 0;
-  std::uint32_t lo = ~0u, hi = 0;
-  for (const std::uint32_t e : m_erase_count) {
-    sum += e;
-    lo = std::min(lo, e);
-    hi = std::max(hi, e);
-  }
-  m_wear.min = m_erase_count.empty() ? 0 : lo;
-  m_wear.max = hi;
-  m_wear.mean = m_erase_count.empty() ? 0.0 : double(sum) / double(m_erase_count.size());
-  m_wear_at = m_stats.erases;
-  return m_wear;
-}
-
 void FtlCore::rebuild_wear() {
-  m_wear_at = ~std::uint64_t(0);
-  // The highest count of the new tables: a rise counts, a drop (a fresher image) does not.
-  const std::uint32_t hi = m_erase_count.empty() ? 0 : *std::max_element(m_erase_count.begin(), m_erase_count.end());
-  if (hi < m_max_erases) m_max_erases = hi;
-  raise_max(hi);
+  // The distribution of the new counts. The highest count's rise counts, a drop (a fresher
+  // image) does not.
+  std::uint32_t hi = 0, lo = ~0u;
+  m_ec_sum = 0;
+  for (const std::uint32_t e : m_erase_count) {
+    hi = std::max(hi, e);
+    lo = std::min(lo, e);
+    m_ec_sum += e;
+  }
+  m_ec_blocks.assign(std::size_t(hi) + 1, 0);
+  for (const std::uint32_t e : m_erase_count) ++m_ec_blocks[e];
+  m_ec_min = m_erase_count.empty() ? 0 : lo;
+  if (hi > m_max_erases) m_max_rises += hi - m_max_erases;
+  m_max_erases = hi;
   if (!m_dynamic_wl) return;
   const auto later = [this](std::uint32_t a, std::uint32_t b) { return later_erased(a, b); };
   for (std::uint32_t die = 0; die < m_geo.dies; ++die) {
@@ -282,8 +273,7 @@ void FtlCore::program_page(std::uint32_t die, OpenBlock& open, const Lpn* lpns, 
 }
 
 void FtlCore::erase_victim(std::uint32_t die, std::uint32_t block, OpList& ops) {
-  ++m_erase_count[block];
-  raise_max(m_erase_count[block]);
+  count_erase(++m_erase_count[block]);
   m_cold.erased(die, m_erase_count[block]);
   ++m_stats.erases;
   ++m_stats.gc_erases;

@@ -98,8 +98,15 @@ class FtlCore {
   std::uint32_t erase_count(std::uint32_t block) const { return m_erase_count[block]; }
   bool is_closed(std::uint32_t block) const { return m_state[block] == BlockState::kClosed; }
   bool is_free(std::uint32_t block) const { return m_state[block] == BlockState::kFree; }
-  // The erase counts now: a pass over the blocks, kept until a block is erased again.
-  const WearSummary& wear() const;
+  // The erase counts now (kept up to date at every erase: no pass over the blocks).
+  WearSummary wear() const {
+    WearSummary w;
+    w.min = m_ec_min;
+    w.max = m_max_erases;
+    w.mean = m_erase_count.empty() ? 0.0 : double(m_ec_sum) / double(m_erase_count.size());
+    w.endurance = m_endurance;
+    return w;
+  }
   // Rises of the highest erase count, summed (a counter: a phase's difference is how much its
   // most-erased block wore, beside the mean's erases / blocks).
   std::uint64_t max_erase_rises() const { return m_max_rises; }
@@ -223,9 +230,7 @@ class FtlCore {
   std::vector<std::uint32_t> m_erase_count;  // per block
   std::vector<BlockState> m_state;           // per block
   std::vector<DieState> m_dies;
-  bool m_dynamic_wl = false;  // free pools by erase count (wear_leveling: dynamic or static)
-  ColdBlocks m_cold;          // static wear levelling (controller/gc/wear_leveler.h)
-  VictimPolicy m_policy;      // closed blocks by valid count (and age, close order, candidates)
+  VictimPolicy m_policy;  // closed blocks by valid count (and age, close order, candidates)
   // Free blocks a die keeps before the host may write into an open block: 0 with separate GC
   // blocks, the reserve with `destination: shared` (see Ftl::place).
   std::uint32_t m_host_floor = 0;
@@ -239,16 +244,28 @@ class FtlCore {
   std::uint64_t m_sequence = 0;  // units written, the clock of cost-benefit ages
   FtlListener* m_listener = nullptr;
   FtlStats m_stats;
-  std::uint32_t m_max_erases = 0;  // the highest erase count of any block
-  std::uint64_t m_max_rises = 0;   // what m_max_erases has risen by, in all (never falls)
-  void raise_max(std::uint32_t erases) {
+  // Wear levelling and wear, after the members the hot paths use (their layout unchanged).
+  bool m_dynamic_wl = false;  // free pools by erase count (wear_leveling: dynamic or static)
+  ColdBlocks m_cold;          // static wear levelling (controller/gc/wear_leveler.h)
+  // The erase counts' distribution, kept at every erase: blocks per erase count, their sum, the
+  // lowest count any block has, the highest.
+  std::vector<std::uint32_t> m_ec_blocks;  // by erase count: blocks with that count
+  std::uint64_t m_ec_sum = 0;
+  std::uint32_t m_ec_min = 0;
+  std::uint32_t m_max_erases = 0;
+  std::uint64_t m_max_rises = 0;  // what m_max_erases has risen by, in all (never falls)
+  std::uint32_t m_endurance = 0;  // rated P/E cycles (nand.endurance)
+  // A block's count rose from erases - 1 to erases.
+  void count_erase(std::uint32_t erases) {
+    ++m_ec_sum;
+    if (erases >= m_ec_blocks.size()) m_ec_blocks.resize(erases + 1, 0);
+    --m_ec_blocks[erases - 1];
+    ++m_ec_blocks[erases];
+    while (m_ec_blocks[m_ec_min] == 0) ++m_ec_min;
     if (erases <= m_max_erases) return;
     m_max_rises += erases - m_max_erases;
     m_max_erases = erases;
   }
-  // wear()'s answer and the erase total it was computed at (~0: none).
-  mutable WearSummary m_wear;
-  mutable std::uint64_t m_wear_at = ~std::uint64_t(0);
 };
 
 }  // namespace ssdlab
