@@ -8,6 +8,8 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
+#include "base/config/geometry.h"
+
 namespace ssdlab {
 
 namespace {
@@ -47,7 +49,7 @@ nlohmann::json wear_json(const PhaseResult& r, const DriveConfig& config) {
   // its WAF implies: NAND bytes over the raw capacity) and the most-erased block's, WLF times
   // faster (at least the mean's: a phase in which the most-erased block did not wear leaves
   // another to become it).
-  const double blocks = double(config.nand.blocks());
+  const double blocks = double(Geometry::from(config).blocks);  // the FTL's (a virtual page's k flash blocks are one)
   const double raw = double(config.nand.raw_bytes());
   const double mean_rise = double(r.erases()) / blocks;
   const double mean_rate = mean_rise > 0 ? mean_rise / written : waf / raw;

@@ -359,8 +359,6 @@ void DriveParser::check_spare_blocks(const YAML::Node& controller) {
              plus({"controller.gc.free_blocks_high"}, kGeometryKeys), message);
 }
 
-// controller.ftl: hybrid. Each die holds the data blocks of its logical blocks, its share of the
-// log pool and one free block for a merge's destination.
 // Static wear levelling takes a cold block out of the victim lists as GC's next victim: the page
 // mapping's GC only, and not FIFO's, whose order takes every closed block in turn anyway.
 void DriveParser::check_wear(const YAML::Node& controller) {
@@ -377,6 +375,8 @@ void DriveParser::check_wear(const YAML::Node& controller) {
                "block in turn already: use mode: dynamic or none, or another controller.gc.policy");
 }
 
+// controller.ftl: hybrid. Each die holds the data blocks of its logical blocks, its share of the
+// log pool and one free block for a merge's destination.
 void DriveParser::check_hybrid(const YAML::Node& controller) {
   const ControllerConfig& ctl = c_.controller;
   if (ctl.ftl != FtlScheme::kHybrid) return;

@@ -269,7 +269,8 @@ void add_gc_and_host(ParamTable& t) {
                    "erases (over_all); a held op is overtaken by at most 8 reads, then the die is FIFO again"));
 
   t.push_back(make_param("controller.wear_leveling", K::kSection)
-                  .desc_is("wear levelling (page mapping): which free block opens next, and cold-data migration"));
+                  .desc_is("wear levelling: which free block opens next (dynamic: either FTL), and cold-data migration "
+                           "(static: page mapping)"));
   t.push_back(
       make_param("controller.wear_leveling.mode", K::kChoice)
           .def("none")

@@ -284,7 +284,9 @@ void FtlCore::erase_victim(std::uint32_t die, std::uint32_t block, OpList& ops) 
 }
 
 void FtlCore::open_gc_block(std::uint32_t die, OpenBlock& open) {
-  if (!open_block(die, open, 0, true)) {
+  // Dynamic wear levelling: GC's own block is the die's most-erased free block; the host's block
+  // (destination: shared, opened by GC's copies) the least-erased, as the host would open it.
+  if (!open_block(die, open, 0, &open == &m_dies[die].gc)) {
     throw std::logic_error("GC has no free block for its copies on die " + std::to_string(die));
   }
 }

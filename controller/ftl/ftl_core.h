@@ -78,6 +78,10 @@ class FtlCore {
   static constexpr std::uint32_t kBufferedBit = 0x80000000u;
   static constexpr std::uint32_t kNoLpn = 0xffffffffu;
   static constexpr Pua kMaxPhysicalUnits = kBufferedBit - 1;
+  // The highest erase count a drive image may give a block: 40x an SLC block's rated 100,000
+  // cycles. It bounds what the erase counts' distribution (wear()) allocates for a damaged or
+  // crafted image (16 MiB), and keeps a count far from wrapping.
+  static constexpr std::uint32_t kMaxEraseCount = 1u << 22;
 
   // ---- read-only queries ----
   const Geometry& geometry() const { return m_geo; }
@@ -193,7 +197,7 @@ class FtlCore {
   }
   void open_gc_block(std::uint32_t die, OpenBlock& open);  // throws when the die has no free block left
   void invalidate(Pua unit);
-  // `most_erased`: with dynamic wear levelling, the die's most-erased free block (GC's copies:
+  // `most_erased`: with dynamic wear levelling, the die's most-erased free block (GC's own block:
   // data that has survived, colder than the host's), else its least-erased one.
   bool open_block(std::uint32_t die, OpenBlock& open, std::uint32_t reserve, bool most_erased = false);
   void close_block(std::uint32_t block);

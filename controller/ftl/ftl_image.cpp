@@ -422,6 +422,11 @@ Tables read_tables(std::istream& in, const Geometry& g, std::uint64_t user_units
   }
   t.valid = read_table<std::uint32_t>(in, "VALD", "valid counts", g.blocks, verify);
   t.erase_count = read_table<std::uint32_t>(in, "ERAS", "erase counts", g.blocks, verify);
+  for (std::uint64_t b = 0; b < g.blocks; ++b) {
+    if (t.erase_count[b] > FtlCore::kMaxEraseCount)
+      corrupt("erase count " + std::to_string(t.erase_count[b]) + " of block " + std::to_string(b) + " is above " +
+              std::to_string(FtlCore::kMaxEraseCount));
+  }
   t.modified = read_table<std::uint64_t>(in, "AGES", "block ages", g.blocks, verify);
   t.state = read_table<std::uint8_t>(in, "STAT", "block states", g.blocks, verify);
   for (std::uint64_t b = 0; b < g.blocks; ++b) {

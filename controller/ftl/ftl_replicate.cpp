@@ -28,6 +28,10 @@ Ftl Ftl::die_group(std::uint32_t group_dies, std::uint64_t user_units) const {
   c.controller.mapping_unit_bytes = m_geo.unit_bytes;
   c.controller.user_bytes = user_units * m_geo.unit_bytes;
   c.controller.gc = m_gc.config();
+  c.controller.wear.mode =
+      m_cold.on() ? WearLeveling::kStatic : (m_dynamic_wl ? WearLeveling::kDynamic : WearLeveling::kNone);
+  c.controller.wear.threshold = m_cold.threshold();
+  c.nand.endurance_pe = m_endurance;
   c.controller.ftl = FtlScheme::kPage;
   Ftl group(c);
   if (group.m_geo.dies != group_dies || group.m_geo.units_per_block != m_geo.units_per_block) {

@@ -53,8 +53,10 @@ void Ftl::register_stats(const StatGroup& g) const {
       "the most-erased block's erase count over the rated endurance");
   if (static_wear_levelling()) {  // absent otherwise: results without it keep their keys
     w.counter("wl_victims", s.wl_victims, "blocks", "cold blocks collected by static wear levelling");
-    w.counter("wl_units_copied", s.wl_units_copied, "units",
-              "valid units read from cold blocks for relocation (part of gc_units_copied)");
+    w.counter(
+        "wl_units_copied", s.wl_units_copied, "units",
+        "valid units read from cold blocks for relocation (GC reads: a unit the host overwrites before its copy is "
+        "made is dropped, not copied)");
   }
   if (m_hybrid) m_hybrid->register_stats(g.group("hybrid"));
   if (m_striped) {  // controller.gc.relocation: striped (absent otherwise: in_die results stay as they were)

@@ -37,10 +37,12 @@ bool GarbageCollector::start_wear_victim(FtlCore& ftl, std::uint32_t die, std::v
   d.victim = victim;
   d.wear = true;
   d.victim_page = 0;
-  d.victim_valid_at_start = valid;
-  // A fully valid cold block (the usual case) gains no space: paced as if one unit were
-  // invalid, its copies are made with the next host page (a block swap, as firmware does it).
+  // The pace of its copies per host unit (valid / invalid at start, which add up to a block as
+  // for any victim: the drive image checks it). A fully valid cold block (the usual case) gains
+  // no space: paced as if one unit were invalid, its copies are made with the next host pages
+  // (a block swap, as firmware does it).
   d.victim_invalid_at_start = std::max(units_per_block - valid, 1u);
+  d.victim_valid_at_start = units_per_block - d.victim_invalid_at_start;
   d.credit = 0;
   return true;
 }

@@ -13,7 +13,7 @@
 // compacted (stale entries dropped) when it reaches twice the die's blocks.
 //
 // Derived state: not in the drive image. FtlCore rebuilds it from the erase counts and block
-// states after an image load, a replication and a secure erase (rebuild()). Plain C++.
+// states after an image load, a replication and a secure erase (FtlCore::rebuild_wear()). Plain C++.
 #pragma once
 
 #include <algorithm>

@@ -68,6 +68,22 @@ assert st[1]["wear"]["wl_victims"] > 0 and st[1]["wear"]["wl_units_copied"] > 0,
 assert st[1]["gc_units_copied"] >= st[1]["wear"]["wl_units_copied"], st[1]
 PY
 
+# A mapping unit of two pages (a virtual page over two dies): a block of the FTL is two flash
+# blocks, and the mean wear per host byte counts the FTL's blocks (half the flash's).
+"$ssdlab" run "$tmp/w.yaml" --no-plots -q -o "$tmp/vp" -p controller.mapping_unit=8KiB
+python3 - "$tmp" <<'PY'
+import json, math, sys
+s = json.load(open(f"{sys.argv[1]}/vp/summary.json"))
+p = [p for p in s["phases"] if p["name"] == "zipf"][0]
+life, ec = p["wear"]["lifetime"], p["wear"]["erase_count"]
+ftl_blocks = s["raw_bytes"] / (128 * 4096) / 2
+rate = p["erases"] / ftl_blocks / (p["host_units_written"] * 8192)
+assert math.isclose(life["tbw_bytes"], 10000 / (rate * life["wear_levelling_factor"]), rel_tol=1e-9), life
+# the mean wear agrees with the erase counts: erases of the phase over the FTL's blocks
+assert p["erases"] > 0 and ftl_blocks * ec["mean"] >= p["erases"], (p["erases"], ec)
+print(f"virtual pages: TBW {life['tbw_bytes'] / 1e12:.3f} TB, WLF {life['wear_levelling_factor']:.3f}")
+PY
+
 # ssdlab smart: smartctl's table from summary.json
 "$ssdlab" smart "$tmp/static" > "$tmp/smart.txt"
 grep -qx 'ID# ATTRIBUTE_NAME          FLAG     VALUE WORST THRESH TYPE      UPDATED  WHEN_FAILED RAW_VALUE' "$tmp/smart.txt" ||
