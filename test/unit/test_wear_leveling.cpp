@@ -61,6 +61,30 @@ std::vector<std::uint32_t> skewed_writes(Ftl& ftl, std::uint64_t writes, std::ui
   return seen;
 }
 
+// Each block a page's ops opened (a program at page 0, in planning order), with the die's blocks
+// still free and not erased later in the same ops: the pool the block was taken from, less the
+// blocks taken after it, plus none erased after it. `f(op, free_erase_counts)`.
+template <class F>
+void for_each_opened_block(const Ftl& ftl, const OpList& ops, const F& f) {
+  const Geometry& g = ftl.geometry();
+  std::vector<std::uint32_t> pool;
+  for (std::size_t k = 0; k < ops.size(); ++k) {
+    const NandOp& op = ops[k];
+    if (op.kind != NandOpKind::kProgram || op.page != 0) continue;
+    const auto erased_after = [&](std::uint32_t block) {
+      return std::any_of(ops.begin() + std::ptrdiff_t(k), ops.end(),
+                         [block](const NandOp& e) { return e.kind == NandOpKind::kErase && e.block == block; });
+    };
+    if (erased_after(op.block)) continue;
+    pool.clear();
+    for (std::uint32_t j = 0; j < g.blocks_per_die; ++j) {
+      const std::uint32_t b = g.first_block_of_die(op.die) + j;
+      if (ftl.is_free(b) && !erased_after(b)) pool.push_back(ftl.erase_count(b));
+    }
+    f(op, pool);
+  }
+}
+
 }  // namespace
 
 TEST_CASE("ColdBlocks names the least-erased closed block only past the threshold", "[wear]") {
@@ -117,41 +141,26 @@ TEST_CASE("dynamic wear levelling: the host opens a die's least-erased free bloc
   Ftl ftl(c);
   FtlDriver driver(ftl);
   ssdlab::test::fill_sequentially(ftl, driver);
-  const Geometry& g = ftl.geometry();
   Rng rng(3);
   std::uint32_t opened = 0, unequal = 0, host_opened = 0, gc_opened = 0;
   for (int i = 0; i < 200000; ++i) {
     const auto lpn = static_cast<Lpn>(rng.below(100) < 90 ? rng.below(200) : rng.below(ftl.user_units()));
     driver.write(lpn);
-    // The ops of that page in planning order: a block opened for the host or for GC starts at
-    // page 0, and no block left free now has fewer erases, except one erased after it was taken.
-    const OpList& ops = driver.ops();
-    for (std::size_t k = 0; k < ops.size(); ++k) {
-      const NandOp& op = ops[k];
-      if (op.kind != NandOpKind::kProgram || op.page != 0) continue;
-      const auto erased_after = [&](std::uint32_t block) {
-        return std::any_of(ops.begin() + std::ptrdiff_t(k), ops.end(),
-                           [block](const NandOp& e) { return e.kind == NandOpKind::kErase && e.block == block; });
-      };
-      if (erased_after(op.block)) continue;
+    // No block left free has fewer erases than one the host opened, or more than one GC opened.
+    for_each_opened_block(ftl, driver.ops(), [&](const NandOp& op, const std::vector<std::uint32_t>& pool) {
       ++opened;
-      // The host takes the least-erased block, GC the most-erased one.
       const bool host = op.origin == OpOrigin::kHost;
       (host ? host_opened : gc_opened) += 1;
       const std::uint32_t mine = ftl.erase_count(op.block);
-      bool other = false;
-      for (std::uint32_t j = 0; j < g.blocks_per_die; ++j) {
-        const std::uint32_t b = g.first_block_of_die(op.die) + j;
-        if (!ftl.is_free(b) || erased_after(b)) continue;
+      for (const std::uint32_t e : pool) {
         if (host) {
-          REQUIRE(mine <= ftl.erase_count(b));
+          REQUIRE(mine <= e);
         } else {
-          REQUIRE(mine >= ftl.erase_count(b));
+          REQUIRE(mine >= e);
         }
-        other = other || ftl.erase_count(b) != mine;
       }
-      unequal += other;
-    }
+      unequal += std::any_of(pool.begin(), pool.end(), [mine](std::uint32_t e) { return e != mine; });
+    });
     if (i % 50000 == 0) REQUIRE(ftl.check_invariants().empty());
   }
   CHECK(opened > 1000);
@@ -254,27 +263,15 @@ TEST_CASE("dynamic wear levelling with a shared GC destination opens the least-e
   Ftl ftl(c);
   FtlDriver driver(ftl);
   ssdlab::test::fill_sequentially(ftl, driver);
-  const Geometry& g = ftl.geometry();
   Rng rng(9);
   std::uint32_t by_gc = 0;
   for (int i = 0; i < 100000; ++i) {
     driver.write(static_cast<Lpn>(rng.below(100) < 90 ? rng.below(200) : rng.below(ftl.user_units())));
-    const OpList& ops = driver.ops();
-    for (std::size_t k = 0; k < ops.size(); ++k) {
-      const NandOp& op = ops[k];
-      if (op.kind != NandOpKind::kProgram || op.page != 0) continue;
-      const auto erased_after = [&](std::uint32_t block) {
-        return std::any_of(ops.begin() + std::ptrdiff_t(k), ops.end(),
-                           [block](const NandOp& e) { return e.kind == NandOpKind::kErase && e.block == block; });
-      };
-      if (erased_after(op.block)) continue;
+    // One block for both: whoever opens it (GC's copies, mostly), the least-erased.
+    for_each_opened_block(ftl, driver.ops(), [&](const NandOp& op, const std::vector<std::uint32_t>& pool) {
       by_gc += op.origin == OpOrigin::kGc;
-      // One block for both: whoever opens it (GC's copies, mostly), the least-erased.
-      for (std::uint32_t j = 0; j < g.blocks_per_die; ++j) {
-        const std::uint32_t b = g.first_block_of_die(op.die) + j;
-        if (ftl.is_free(b) && !erased_after(b)) REQUIRE(ftl.erase_count(op.block) <= ftl.erase_count(b));
-      }
-    }
+      for (const std::uint32_t e : pool) REQUIRE(ftl.erase_count(op.block) <= e);
+    });
   }
   CHECK(by_gc > 100);
   REQUIRE(ftl.check_invariants().empty());
