@@ -267,22 +267,23 @@ std::string explain_summary(const nlohmann::json& summary) {
   return out;
 }
 
-int run_explain(const std::string& dir) {
+int print_summary_view(const std::string& dir, const char* command,
+                       const std::function<std::string(const nlohmann::json&)>& render) {
   const std::string path = dir + "/summary.json";
   std::ifstream in(path);
   if (!in) {
-    std::cerr << "ssdlab: explain: cannot read " << path << " (a results directory of `ssdlab run`)\n";
+    std::cerr << "ssdlab: " << command << ": cannot read " << path << " (a results directory of `ssdlab run`)\n";
     return 2;
   }
-  nlohmann::json summary;
   try {
-    summary = nlohmann::json::parse(in);
-    std::cout << explain_summary(summary);
+    std::cout << render(nlohmann::json::parse(in));
   } catch (const std::exception& e) {
-    std::cerr << "ssdlab: explain: " << path << ": " << e.what() << "\n";
+    std::cerr << "ssdlab: " << command << ": " << path << ": " << e.what() << "\n";
     return 2;
   }
   return 0;
 }
+
+int run_explain(const std::string& dir) { return print_summary_view(dir, "explain", explain_summary); }
 
 }  // namespace ssdlab

@@ -2,6 +2,7 @@
 // mean and the tail latency of reads and writes were made of, and what in the drive caused it.
 #pragma once
 
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -19,5 +20,11 @@ std::string explain_summary(const nlohmann::json& summary);
 
 // `ssdlab explain DIR`: reads DIR/summary.json, prints the explanation. Returns the exit code.
 int run_explain(const std::string& dir);
+
+// A subcommand that prints what `render` makes of DIR/summary.json (`ssdlab explain`, `ssdlab
+// smart`): 0, or 2 with "ssdlab: COMMAND: PATH: why" on stderr when the file cannot be read or
+// parsed or `render` throws.
+int print_summary_view(const std::string& dir, const char* command,
+                       const std::function<std::string(const nlohmann::json&)>& render);
 
 }  // namespace ssdlab

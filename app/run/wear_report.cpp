@@ -3,11 +3,10 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <fstream>
-#include <iostream>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
+#include "app/run/explain.h"
 #include "base/config/geometry.h"
 
 namespace ssdlab {
@@ -16,7 +15,9 @@ namespace {
 
 const std::string kWear = stat_path::kFtl + "wear.";
 
-bool has_wear(const PhaseResult& r) { return !r.stats.empty() && r.stats.catalogue().find(kWear + "endurance") >= 0; }
+bool has_wear(const PhaseResult& r) {
+  return !r.stats.empty() && r.stats.catalogue().find(kWear + "erase_count_mean") >= 0;
+}
 double wear_level(const PhaseResult& r, const char* name) { return r.stats.level(kWear + name); }
 
 constexpr double kWarrantyYears = 5;  // DWPD's period: the 5-year warranty of JESD218-era ratings
@@ -28,7 +29,7 @@ nlohmann::json wear_json(const PhaseResult& r, const DriveConfig& config) {
   const double mean = wear_level(r, "erase_count_mean");
   const double lo = wear_level(r, "erase_count_min");
   const double hi = wear_level(r, "erase_count_max");
-  const double endurance = wear_level(r, "endurance");
+  const double endurance = config.nand.rated_endurance();
   nlohmann::json j = {{"erase_count", {{"min", lo}, {"mean", mean}, {"max", hi}}},
                       {"spread", hi - lo},
                       {"endurance", endurance},
@@ -105,7 +106,7 @@ nlohmann::json smart_json(const std::vector<PhaseResult>& results, const DriveCo
   if (!last) return nullptr;
   const PhaseResult& r = *last;
   const double mean = wear_level(r, "erase_count_mean");
-  const double endurance = wear_level(r, "endurance");
+  const double endurance = config.nand.rated_endurance();
   const double unit = config.controller.mapping_unit_bytes;
   const double host = wear_level(r, "host_units_total") * unit;
   const double nand = wear_level(r, "nand_units_total") * unit;
@@ -180,26 +181,14 @@ std::string smart_table(const nlohmann::json& smart) {
 }
 
 int run_smart(const std::string& dir) {
-  const std::string path = dir + "/summary.json";
-  std::ifstream in(path);
-  if (!in) {
-    std::cerr << "ssdlab: smart: cannot read " << path << " (a results directory of `ssdlab run`)\n";
-    return 2;
-  }
-  try {
-    const nlohmann::json summary = nlohmann::json::parse(in);
+  return print_summary_view(dir, "smart", [](const nlohmann::json& summary) {
     if (!summary.contains("smart") || summary["smart"].is_null())
       throw std::runtime_error("no SMART data (a run without drive statistics, or made before ssdlab reported it)");
-    std::cout << "ssdlab smart: drive " << summary.value("drive", std::string("?")) << ", end of scenario "
-              << summary.value("scenario", std::string("?")) << "\n"
-              << "=== START OF READ SMART DATA SECTION ===\n"
-              << "Vendor Specific SMART Attributes with Thresholds:\n"
-              << smart_table(summary["smart"]);
-  } catch (const std::exception& e) {
-    std::cerr << "ssdlab: smart: " << path << ": " << e.what() << "\n";
-    return 2;
-  }
-  return 0;
+    return "ssdlab smart: drive " + summary.value("drive", std::string("?")) + ", end of scenario " +
+           summary.value("scenario", std::string("?")) +
+           "\n=== START OF READ SMART DATA SECTION ===\nVendor Specific SMART Attributes with Thresholds:\n" +
+           smart_table(summary["smart"]);
+  });
 }
 
 }  // namespace ssdlab

@@ -39,8 +39,6 @@ void Ftl::register_stats(const StatGroup& g) const {
   w.counter(
       "erase_count_max_rises", [this] { return max_erase_rises(); }, "P/E cycles",
       "how much the highest erase count rose (the most-erased block's wear; the mean's is erases / blocks)");
-  w.level(
-      "endurance", [this] { return double(wear().endurance); }, "P/E cycles", "rated P/E cycles per block");
   // Since the drive was new: the counters an image carries with the drive (SMART's totals).
   w.level(
       "host_units_total", [&s] { return double(s.host_units_written); }, "units",
