@@ -20,6 +20,7 @@ struct ControllerStats {
   std::uint64_t background_gc_ops = 0;          // flash operations issued by idle-time GC
   std::uint64_t map_reads = 0, map_writes = 0;  // translation pages read on a miss / written back
   ReadSpreadTotals read_spread;                 // host read commands' page reads over the dies
+  std::uint64_t media_errors = 0;               // commands failed by an uncorrectable read (bit errors)
 };
 
 }  // namespace ssdlab

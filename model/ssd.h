@@ -57,7 +57,7 @@ class Ssd : public sc_core::sc_module {
       : sc_core::sc_module(name),
         m_config(config),
         timeline("timeline"),
-        flash("nand", config.nand, timeline),
+        flash("nand", config.flash_config(), timeline),
         controller("controller", config, timeline, keep_data),
         link("link", config.host, timeline),
         hba("hba", std::min(config.host.ncq_tags, config.controller.queue_depth)) {

@@ -61,7 +61,29 @@ Picos Die::busy_until_now(OpOrigin origin) const {
     st->times.array_start = array_start;
     st->times.array_end = array_end;
     st->times.out_bus_start = end - out;  // the array's end without a data-out
-    st->times.finished = end;
+    st->times.out_end = end;
+  }
+  // Bit errors (nand.errors): the decode of each attempt, and the read-retry attempts.
+  if (decodes(op)) end = decode_and_retry(op, now, end, out);
+  if (st) st->times.finished = end;
+  return end;
+}
+
+Picos Die::decode_and_retry(const NandOp& op, Picos now, Picos end, Picos out) {
+  // The die waits for each attempt's verdict (decode); a failed one is read again with shifted
+  // thresholds (the retry's SET FEATURES and READ cycles as one t_cmd), its tR and data-out.
+  const Picos decode = m_config->t_decode_ps;
+  end += decode;
+  for (std::uint32_t k = 0; k < op.retries; ++k) {
+    const Picos cmd = m_config->t_cmd_ps;
+    const Picos array_start = cmd ? m_channel->reserve(now, end, cmd) : end;
+    if (m_instrumented && cmd) m_probe->bus(m_channel_index, m_index, array_start - cmd, array_start);
+    end = array_start + array_time(op);
+    if (out) {
+      end = m_channel->reserve(now, end, out);
+      if (m_instrumented) m_probe->bus(m_channel_index, m_index, end - out, end);
+    }
+    end += decode;
   }
   return end;
 }

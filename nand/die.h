@@ -79,6 +79,7 @@ class alignas(64) Die final : private TimerClient {
     const Stamps& st = *m_finished;
     OpTiming t = st.times;
     t.submitted = st.queued.submitted;
+    if (decodes(op)) t.ecc = m_config->t_decode_ps * (Picos(op.retries) + 1);  // bit errors
     // The busy times now are those at this op's end: take its own share off to get them at its
     // start. The die was busy from submission to start, so the three shares add up to the wait.
     const Picos own = t.finished - t.started;
@@ -113,12 +114,18 @@ class alignas(64) Die final : private TimerClient {
     return s;
   }
   bool timed(const NandOp& op) const { return (op.cookie & kOpTimedBit) || m_instrumented; }
+  // A read the controller's error model decided (bit errors on: kOpDecoded): its decodes and
+  // read retries are timed by decode_and_retry(). One test of two bytes of the op.
+  static bool decodes(const NandOp& op) { return (op.retries | op.status) != 0; }
   // `queued`: it waited in the queue (its stamp is the next in m_waits, when timed).
   struct Stamps;
   void start(const NandOp& op, bool queued);
   // Books `op`'s transfers for a start at `at` (>= now) and returns its end; `st` (timed ops
   // only) gets its times.
   Picos book(const NandOp& op, Picos now, Picos at, Stamps* st);
+  // A read's decode times and read-retry attempts after its first data-out (ending at `end`,
+  // `out` its data-out time); returns the op's end. Only with bit errors (nand.errors).
+  [[gnu::noinline]] Picos decode_and_retry(const NandOp& op, Picos now, Picos end, Picos out);
   // Takes the untimed GC ops behind the current one into its job while they may be batched.
   Picos batch(Picos now, Picos end);
   bool batchable(const NandOp& op) const { return op.origin == OpOrigin::kGc && !(op.cookie & kOpTimedBit); }

@@ -51,6 +51,8 @@ const char* part_words(const std::string& part) {
       {"bus_transfer", "on the channel bus (command cycles and data)"},
       {"array", "NAND array time (tR / tPROG)"},
       {"flush_wait", "waiting for the buffer to reach flash"},
+      {"read_retry", "read retries of worn or aged pages (a further tR and data-out each)"},
+      {"ecc", "ECC decoding of each read attempt"},
   };
   for (const auto& w : kWords) {
     if (part == w.first) return w.second;
@@ -160,6 +162,18 @@ std::string cause(const std::string& part, const nlohmann::json& phase, const Di
     return s;
   }
   if (part == "die_wait_host" || part == "array" || part == "bus_wait") return dies;
+  if (part == "read_retry" || part == "ecc") {  // bit errors (nand.errors): the phase's media counters
+    const nlohmann::json* m = &phase;
+    for (const char* k : {"stats", "drive", "controller", "media"}) {
+      if (!m->is_object() || !m->contains(k)) return "";
+      m = &m->at(k);
+    }
+    const double reads = m->value("reads", 0.0), retried = m->value("retried_reads", 0.0);
+    if (reads <= 0) return "";
+    return number(100 * retried / reads, "%.1f") + " % of the flash reads needed a read retry (" +
+           number(m->value("retries", 0.0) / reads, "%.2f") + " retries per read, mean raw bit error rate " +
+           number(m->value("rber_mean_e12", 0.0) * 1e-12, "%.2g") + "; docs/reliability.md)";
+  }
   if (part == "host_queue") return "more requests in flight than the drive's NCQ tags: they wait on the host";
   if (part == "map_wait") {
     return "translation pages not in the mapping cache are read from flash first (" +

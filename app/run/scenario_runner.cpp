@@ -121,6 +121,8 @@ const char* kind_name(PhaseKind kind) {
       return "precondition";
     case PhaseKind::kReplay:
       return "replay";
+    case PhaseKind::kWear:
+      return "wear";
   }
   return "?";
 }
@@ -206,7 +208,8 @@ void ScenarioRunner::run_phase(const PhaseSpec& phase, std::size_t index) {
   const std::size_t first_row = m_samples.size();
   const std::uint64_t capacity = ssd.controller.user_sectors() * kSectorBytes;
   PhaseMeter meter;
-  if (phase.kind == PhaseKind::kSecureErase || phase.kind == PhaseKind::kPrecondition) {
+  if (phase.kind == PhaseKind::kSecureErase || phase.kind == PhaseKind::kPrecondition ||
+      phase.kind == PhaseKind::kWear) {
     ssd.control().drain();
     ssd.control().quiesce();
   }
@@ -234,6 +237,9 @@ void ScenarioRunner::run_phase(const PhaseSpec& phase, std::size_t index) {
     }
     case PhaseKind::kIdle:
       sc_core::wait(to_sc_time(phase.idle_ps));
+      break;
+    case PhaseKind::kWear:
+      ssd.controller.age_media(phase.wear.pe_cycles, double(phase.wear.retention_s));
       break;
     case PhaseKind::kTrim:
       driver.start_trim(trim_ranges(phase.trim), r.io);

@@ -97,11 +97,17 @@ int clamp_value(double v) { return static_cast<int>(std::min(100.0, std::max(1.0
 
 nlohmann::json smart_json(const std::vector<PhaseResult>& results, const DriveConfig& config) {
   const PhaseResult* last = nullptr;
-  double read_bytes = 0;
+  double read_bytes = 0, uncorrectable = 0;
+  bool media = false;  // bit errors modelled (nand.errors): 187 is reported
+  const std::string kMediaErrors = "drive.controller.media.media_errors";
   for (const PhaseResult& r : results) {
     if (!has_wear(r)) continue;
     last = &r;
     read_bytes += double(r.io.read_bytes);
+    if (r.stats.catalogue().find(kMediaErrors) >= 0) {
+      media = true;
+      uncorrectable += double(r.stats.count(kMediaErrors));
+    }
   }
   if (!last) return nullptr;
   const PhaseResult& r = *last;
@@ -126,6 +132,11 @@ nlohmann::json smart_json(const std::vector<PhaseResult>& results, const DriveCo
   };
   nlohmann::json list = nlohmann::json::array();
   for (const Attribute& a : attrs) list.push_back(attribute_json(a));
+  if (media) {  // Reported_Uncorrect, as Intel and Crucial/Micron drives report it: raw = the count
+    list.push_back(attribute_json(Attribute{187, "Reported_Uncorrect", 0x32, 100, uncorrectable}));
+    std::sort(list.begin(), list.end(),
+              [](const nlohmann::json& a, const nlohmann::json& b) { return a.at("id") < b.at("id"); });
+  }
   return {{"attributes", list},
           {"power_on_seconds", seconds},
           {"host_bytes_written", host},
@@ -136,7 +147,8 @@ nlohmann::json smart_json(const std::vector<PhaseResult>& results, const DriveCo
            {{"min", wear_level(r, "erase_count_min")}, {"mean", mean}, {"max", wear_level(r, "erase_count_max")}}},
           {"endurance", endurance},
           {"life_used_pct", used},
-          {"max_life_used_pct", wear_level(r, "max_life_used")}};
+          {"max_life_used_pct", wear_level(r, "max_life_used")},
+          {"bit_errors", media}};
 }
 
 namespace {
@@ -174,9 +186,11 @@ std::string smart_table(const nlohmann::json& smart) {
                 number(ec, "min"), number(ec, "mean"), number(ec, "max"), number(smart, "endurance"),
                 number(smart, "life_used_pct"), number(smart, "max_life_used_pct"), number(smart, "waf"));
   out += line;
-  out +=
-      "Not reported: reallocated sectors (5) and uncorrectable errors (187): ssdlab does not model bad blocks or "
-      "bit errors yet.\n";
+  const bool media =
+      smart.contains("bit_errors") && smart.at("bit_errors").is_boolean() && smart.at("bit_errors").get<bool>();
+  out += media ? "Not reported: reallocated sectors (5): ssdlab does not model bad blocks yet.\n"
+               : "Not reported: reallocated sectors (5): no bad blocks modelled yet; uncorrectable errors (187): bit "
+                 "errors are off (nand.errors.enabled).\n";
   return out;
 }
 

@@ -56,6 +56,19 @@ struct NandConfig {
   Picos t_cmd_ps = 0;                 // command/address cycles on the bus per operation
   // Rated program/erase cycles per block; 0: the cell type's rating (rated_endurance()).
   std::uint32_t endurance_pe = 0;
+  // Raw bit errors (controller/media/bit_errors.h): off, the flash never errs (as before issue 26).
+  struct Errors {
+    bool enabled = false;
+    double scale = 1.0;  // multiplies the cell type's published raw bit error rate
+    // The chip's read-retry table: reads with shifted thresholds after a failed decode; each
+    // keeps `retry_gain` of the errors the read before it had.
+    std::uint32_t retry_levels = 0;
+    double retry_gain = 0.5;
+    std::uint64_t seed = 1;  // of each page's place in the error distribution
+  } errors;
+  // Not a key: the ECC decode time per read attempt the dies wait for, controller.ecc.decode when
+  // errors are enabled, else 0 (set by FlashArray's owner, model/ssd.h).
+  Picos t_decode_ps = 0;
 
   std::uint32_t dies() const { return channels * dies_per_channel; }
   std::uint32_t blocks_per_die() const { return planes_per_die * blocks_per_plane; }
@@ -104,6 +117,14 @@ struct HybridConfig {
   bool partial_merge = true;     // a log written in order from its first page is completed from the data block
 };
 
+// The controller's ECC engine: what it corrects per codeword and how long a decode takes. Used
+// only with nand.errors.enabled (without it there are no errors and no decode time).
+struct EccConfig {
+  std::uint32_t bits = 15;             // correctable bits per codeword (BCH t)
+  std::uint32_t codeword_bytes = 512;  // data bytes per codeword
+  Picos decode_ps = 640000;            // per read attempt, after its data-out (drive_params.cpp cites both)
+};
+
 struct ControllerConfig {
   std::uint32_t queue_depth = 32;        // device NCQ depth (1..32)
   Picos firmware_cost_ps = 0;            // CPU time per command
@@ -121,6 +142,7 @@ struct ControllerConfig {
   GcConfig gc;
   SchedulerConfig scheduler;
   WearConfig wear;
+  EccConfig ecc;
   FtlScheme ftl = FtlScheme::kPage;
   HybridConfig hybrid;
 };
@@ -137,6 +159,12 @@ struct DriveConfig {
   NandConfig nand;
   ControllerConfig controller;
   HostConfig host;
+  // The flash array's config: `nand` with the ECC decode time its dies wait for (bit errors on).
+  NandConfig flash_config() const {
+    NandConfig n = nand;
+    n.t_decode_ps = nand.errors.enabled ? controller.ecc.decode_ps : 0;
+    return n;
+  }
 };
 
 }  // namespace ssdlab

@@ -88,6 +88,37 @@ void add_nand(ParamTable& t) {
                   .u32([](DriveConfig& c) -> std::uint32_t& { return c.nand.endurance_pe; })
                   .desc_is("rated program/erase cycles per block; 0 = the cell type's datasheet rating (SLC "
                            "100000, MLC 10000, TLC 1000); sets SMART's life used and the lifetime estimate"));
+  t.push_back(make_param("nand.errors", K::kSection)
+                  .desc_is("raw bit errors as the cell type's published characterisation gives them (P/E cycles, "
+                           "data age, reads of the block), corrected by controller.ecc, with read retry"));
+  t.push_back(make_param("nand.errors.enabled", K::kBool)
+                  .def("false")
+                  .flag([](DriveConfig& c) -> bool& { return c.nand.errors.enabled; })
+                  .desc_is("model bit errors; false: the flash never errs and reads take no ECC time"));
+  t.push_back(make_param("nand.errors.scale", K::kNumber, "factor")
+                  .def("1")
+                  .real_range(0.0, 1e6, false)
+                  .real([](DriveConfig& c) -> double& { return c.nand.errors.scale; })
+                  .desc_is("multiplies the published raw bit error rate (another vendor or process: assumed 1)"));
+  // Micron/Intel MLC of 25 nm and before rarely needed read retry; the SET FEATURES 89h retry
+  // modes came with 20 nm parts (Linux "mtd: nand: add generic READ RETRY support": "N = 0,
+  // traditionally"); 0 for the 2009 presets.
+  t.push_back(make_param("nand.errors.retry_levels", K::kCount, "count")
+                  .def("0")
+                  .range(0, 64)
+                  .u32([](DriveConfig& c) -> std::uint32_t& { return c.nand.errors.retry_levels; })
+                  .desc_is("read-retry table of the chip: reads with shifted thresholds after a failed decode, each a "
+                           "further command, tR, data-out and decode; 0 = none (NAND before ~2011)"));
+  // Cai et al. (HPCA 2015): reading a retention-worn page with shifted references "halves RBER".
+  t.push_back(make_param("nand.errors.retry_gain", K::kNumber, "fraction")
+                  .def("0.5")
+                  .real_range(0.0, 1.0, false)
+                  .real([](DriveConfig& c) -> double& { return c.nand.errors.retry_gain; })
+                  .desc_is("the raw bit error rate a retry level keeps of the read before it"));
+  t.push_back(make_param("nand.errors.seed", K::kCount, "count")
+                  .def("1")
+                  .u64([](DriveConfig& c) -> std::uint64_t& { return c.nand.errors.seed; })
+                  .desc_is("seed of each page's place in the error distribution (same seed, same errors)"));
 }
 
 void add_controller(ParamTable& t) {
@@ -287,6 +318,29 @@ void add_gc_and_host(ParamTable& t) {
                   .range(1, kU32Max)
                   .u32([](DriveConfig& c) -> std::uint32_t& { return c.controller.wear.threshold; })
                   .desc_is("static: the erase-count spread within a die that triggers a cold-block migration"));
+
+  t.push_back(
+      make_param("controller.ecc", K::kSection)
+          .desc_is("the ECC engine (with nand.errors.enabled only): BCH strength per codeword and decode time"));
+  // BCH-15 per 512-byte sector: what the 3x-nm consumer SSDs Hetzler measured used ("Series SDD 5:
+  // The error rate surface for MLC NAND flash", smorgastor.drhetzler.com, 2012, p.3).
+  t.push_back(make_param("controller.ecc.bits", K::kCount, "bits")
+                  .def("15")
+                  .range(1, 1024)
+                  .u32([](DriveConfig& c) -> std::uint32_t& { return c.controller.ecc.bits; })
+                  .desc_is("correctable bits per codeword (BCH t)"));
+  t.push_back(make_param("controller.ecc.codeword", K::kSize, "bytes")
+                  .def("512B")
+                  .multiple(512)
+                  .range(512, 65536)
+                  .u32([](DriveConfig& c) -> std::uint32_t& { return c.controller.ecc.codeword_bytes; })
+                  .desc_is("data bytes per codeword"));
+  // A pipelined BCH decoder of 800 MB/s (Lee, Lim, Kim, ISCAS 2012) decodes a 512 B codeword in
+  // 0.64 us; the others overlap the data-out, the last one's decode follows it.
+  t.push_back(make_param("controller.ecc.decode", K::kDuration, "duration")
+                  .def("640ns")
+                  .u64([](DriveConfig& c) -> std::uint64_t& { return c.controller.ecc.decode_ps; })
+                  .desc_is("decode time per read attempt after its data-out (the die waits for the verdict)"));
 
   add_ftl_scheme(t);
 

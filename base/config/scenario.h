@@ -139,6 +139,15 @@ enum class PhaseKind {
   kMark,          // remember which LBAs are written from now on (for `trim: unused`)
   kPrecondition,  // fill + random overwrite pushed through the FTL without timing (fast)
   kReplay,        // a block trace replayed (base/config/replay_spec.h)
+  kWear,          // the aging knob: P/E cycles added to every block, stored data made older
+};
+
+// `wear: {pe_cycles: 3000, retention: 1y}`: a worn drive in no time. Every block gets pe_cycles
+// more erases (as if cycled evenly before); the data now on flash counts as `retention` older
+// (nand.errors). Neither takes simulated time: what it stands for would take months or years.
+struct WearPhase {
+  std::uint32_t pe_cycles = 0;
+  std::uint64_t retention_s = 0;
 };
 
 enum class TrimMode { kAll, kRange, kUnused };
@@ -175,6 +184,7 @@ struct PhaseSpec {
   std::vector<JobSpec> more_jobs;
   TrimSpec trim;
   PreconditionPhase precondition;
+  WearPhase wear;
   ReplaySpec replay;
   Picos idle_ps = 0;
   std::vector<Expectation> expect;

@@ -240,7 +240,7 @@ void ScenarioParser::parse_phase(const YAML::Node& node, const std::string& path
       src_.fail(node, path,
                 "unknown phase '" + text + "'" + did_you_mean(text, kBarePhases) +
                     "; a phase is secure_erase, mark or a map with one of job, fill, seqpass, trim, "
-                    "idle, repeat, secure_erase, mark, precondition");
+                    "idle, repeat, secure_erase, mark, precondition, wear");
     phase.kind = text == "mark" ? PhaseKind::kMark : PhaseKind::kSecureErase;
     phase.name = text + suffix;
     count_built(phase, node, path);
@@ -257,7 +257,7 @@ void ScenarioParser::parse_phase(const YAML::Node& node, const std::string& path
   }
   if (action.empty())
     src_.fail(node, path,
-              "a phase needs one of job, fill, seqpass, trim, idle, mark, repeat, secure_erase, precondition");
+              "a phase needs one of job, fill, seqpass, trim, idle, mark, repeat, secure_erase, precondition, wear");
   const bool named = static_cast<bool>(node["name"]);
   if (named) phase.name = get_string(src_, node["name"], join_path(path, "name"));
   if (phase.name.empty()) src_.fail(node["name"], join_path(path, "name"), "must not be empty");
@@ -402,6 +402,22 @@ void ScenarioParser::parse_action(const YAML::Node& node, const std::string& act
   } else if (action == "replay") {
     phase.kind = PhaseKind::kReplay;
     phase.replay = parse_replay_phase(src_, node, path, src_.name());  // base/config/replay_phase_yaml.cpp
+  } else if (action == "wear") {
+    phase.kind = PhaseKind::kWear;
+    check_map(src_, node, path, keys_of("phases[].wear"));
+    if (node["pe_cycles"])
+      phase.wear.pe_cycles =
+          static_cast<std::uint32_t>(uint_key(node["pe_cycles"], "phases[].wear.pe_cycles", key("pe_cycles")));
+    if (node["retention"]) {
+      const std::string text = get_scalar(src_, node["retention"], key("retention"), "an age such as 30d or 1y");
+      try {
+        phase.wear.retention_s = parse_age_seconds(is_plain_number(text) ? text + "s" : text);
+      } catch (const std::invalid_argument& e) {
+        src_.fail(node["retention"], key("retention"), e.what());
+      }
+    }
+    if (phase.wear.pe_cycles == 0 && phase.wear.retention_s == 0)
+      src_.fail(node, path, "give pe_cycles and/or retention (a wear phase that changes nothing)");
   } else if (action == "idle") {
     phase.kind = PhaseKind::kIdle;
     phase.idle_ps = runtime(node, path);

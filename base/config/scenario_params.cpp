@@ -69,6 +69,9 @@ void add_phase(ParamTable& t) {
   t.push_back(make_param(p + ".repeat", K::kSection, "", "action: run a list of phases several times"));
   t.push_back(make_param(p + ".precondition", K::kSection, "",
                          "action: fill (+ random overwrite if `random` is given) through the FTL, no timing"));
+  t.push_back(make_param(p + ".wear", K::kSection, "",
+                         "action: the aging knob, no simulated time: P/E cycles added to every block, the data on "
+                         "flash made older (docs/reliability.md)"));
   t.push_back(make_param(p + ".jobs", K::kList, "",
                          "action: jobs running at the same time and sharing the NCQ tags, each a map of "
                          "phases[].job keys")
@@ -201,6 +204,15 @@ void add_actions(ParamTable& t) {
   t.push_back(make_param(rp + "count", K::kCount, "count", "times the phases run").required().range(1, 10000));
   t.push_back(
       make_param(rp + "phases", K::kList, "", "the repeated phases (repeat blocks nest at most 8 deep)").required());
+  const std::string wp = "phases[].wear.";
+  t.push_back(
+      make_param(wp + "pe_cycles", K::kCount, "P/E cycles", "erases added to every block (wear spread unchanged)")
+          .def("0")
+          .range(0, 1u << 22));
+  t.push_back(make_param(wp + "retention", K::kString, "age",
+                         "the data on flash counts as this much older: s, min, h, d, w, y (365 d); matters only "
+                         "with the drive's bit errors on")
+                  .def("0"));
   const std::string pc = "phases[].precondition.";
   t.push_back(make_param(pc + "fill", K::kPercent, "percent", "sequentially written share of the drive")
                   .def("100%")

@@ -28,19 +28,22 @@ enum class Part : std::uint8_t {
   kBusTransfer,   // its command cycles and data on the channel bus
   kArray,         // its array time: tR, tPROG or tBERS
   kFlushWait,     // FLUSH CACHE: the buffer going to flash
+  kReadRetry,     // the critical read's retry attempts (their commands, tR and data-outs)
+  kEcc,           // the critical read's ECC decodes, one per attempt
   kCount
 };
 constexpr std::size_t kParts = static_cast<std::size_t>(Part::kCount);
-// The parts' storage, rounded up to 16 so that adding one anatomy to another is whole vector
+// The parts' storage, rounded up to even so that adding one anatomy to another is whole vector
 // operations (the slots past kParts stay 0).
-constexpr std::size_t kPartSlots = 16;
+constexpr std::size_t kPartSlots = 18;
 static_assert(kParts <= kPartSlots);
 
 // Stable names (summary.json keys, latency-log columns, explain text).
 inline const char* part_name(Part p) {
   static constexpr const char* kNames[kParts] = {
-      "host_queue",    "link_wait",   "link_transfer", "fw_queue", "firmware",     "map_wait", "buffer_wait", "staging",
-      "die_wait_host", "die_wait_gc", "die_wait_map",  "bus_wait", "bus_transfer", "array",    "flush_wait"};
+      "host_queue",   "link_wait", "link_transfer", "fw_queue",    "firmware",     "map_wait",
+      "buffer_wait",  "staging",   "die_wait_host", "die_wait_gc", "die_wait_map", "bus_wait",
+      "bus_transfer", "array",     "flush_wait",    "read_retry",  "ecc"};
   return kNames[static_cast<std::size_t>(p)];
 }
 
@@ -48,9 +51,13 @@ inline const char* part_name(Part p) {
 // submitted -> started (die queue, split by the origin of the work ahead: `behind`),
 // started -> cmd_bus_start (bus wait), -> array_start (command cycles and program data on the
 // bus), -> array_end (array), -> out_bus_start (bus wait for the data out; reads with data),
-// -> finished (data out). For ops without a data-out phase out_bus_start == finished == array_end.
+// -> out_end (data out), -> finished (a read's ECC decodes and read-retry attempts, with bit
+// errors only; `ecc` of it decoding). For ops without a data-out phase out_bus_start == out_end ==
+// array_end; without bit errors out_end == finished.
 struct OpTiming {
-  Picos submitted = 0, started = 0, cmd_bus_start = 0, array_start = 0, array_end = 0, out_bus_start = 0, finished = 0;
+  Picos submitted = 0, started = 0, cmd_bus_start = 0, array_start = 0, array_end = 0, out_bus_start = 0, out_end = 0,
+        finished = 0;
+  Picos ecc = 0;
   std::array<Picos, 3> behind{};  // indexed by OpOrigin: host, GC, map
 };
 
@@ -93,7 +100,12 @@ struct Anatomy {
     to(Part::kBusTransfer, t.array_start);
     to(Part::kArray, t.array_end);
     to(Part::kBusWait, t.out_bus_start);
-    to(Part::kBusTransfer, t.finished);
+    to(Part::kBusTransfer, t.out_end);
+    if (t.finished != t.out_end) {  // bit errors: decodes, and the retries between them
+      (*this)[Part::kEcc] += t.ecc;
+      (*this)[Part::kReadRetry] += t.finished - t.out_end - t.ecc;
+      mark = t.finished;
+    }
   }
   Picos total() const {
     Picos sum = 0;

@@ -10,9 +10,22 @@ namespace ssdlab {
 enum class NandOpKind : std::uint8_t { kRead, kProgram, kErase };
 enum class OpOrigin : std::uint8_t { kHost, kGc, kMap };  // kMap: translation pages of the mapping table
 
+// A read's outcome as the controller's error model decided it when the op was submitted
+// (controller/media): the read-retry attempts after the first, whether ECC failed on all, and
+// that its attempts are decoded at all (every read, with bit errors on; none without).
+constexpr std::uint8_t kOpUncorrectable = 0x01;
+constexpr std::uint8_t kOpDecoded = 0x02;
+
 struct NandOp {
+  NandOp() = default;
+  NandOp(NandOpKind kind_, OpOrigin origin_, std::uint32_t die_, std::uint32_t block_, std::uint32_t page_,
+         std::uint32_t bytes_, std::uint32_t cookie_)
+      : kind(kind_), origin(origin_), die(die_), block(block_), page(page_), bytes(bytes_), cookie(cookie_) {}
+
   NandOpKind kind = NandOpKind::kRead;
   OpOrigin origin = OpOrigin::kHost;
+  std::uint8_t retries = 0;  // reads: read-retry attempts after the first (each a further tR and data-out)
+  std::uint8_t status = 0;   // reads: kOpDecoded, kOpUncorrectable
   std::uint32_t die = 0;
   std::uint32_t block = 0;   // global block number
   std::uint32_t page = 0;    // page within the block (decides LSB/MSB timing)
@@ -35,12 +48,12 @@ template <typename Ops>
 inline void append_op(Ops& ops, NandOpKind kind, OpOrigin origin, std::uint32_t die, std::uint32_t block,
                       std::uint32_t page, std::uint32_t bytes, std::uint32_t cookie) {
   NandOp& op = ops.emplace_back();
-  // kind and origin are the first two bytes, padding up to die at 4.
+  // kind and origin are the first two bytes, then retries and status (0: decided at submission).
   const std::uint32_t head = std::uint32_t(kind) | std::uint32_t(origin) << 8;
   alignas(16) std::uint32_t first[4] = {head, die, block, page};
   const std::uint64_t second = std::uint64_t(bytes) | std::uint64_t(cookie) << 32;
-  static_assert(offsetof(NandOp, die) == 4 && offsetof(NandOp, page) == 12 && offsetof(NandOp, bytes) == 16 &&
-                    offsetof(NandOp, cookie) == 20,
+  static_assert(offsetof(NandOp, retries) == 2 && offsetof(NandOp, status) == 3 && offsetof(NandOp, die) == 4 &&
+                    offsetof(NandOp, page) == 12 && offsetof(NandOp, bytes) == 16 && offsetof(NandOp, cookie) == 20,
                 "NandOp layout");
   std::memcpy(static_cast<void*>(&op), first, 16);
   std::memcpy(reinterpret_cast<unsigned char*>(static_cast<void*>(&op)) + 16, &second, 8);

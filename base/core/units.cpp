@@ -45,6 +45,16 @@ const Family& duration_family() {
   return f;
 }
 
+// Data ages (retention): months and years, beyond Picos' 213 days; whole seconds.
+const Family& age_family() {
+  static const Family f{"age",
+                        {{"s", 1}, {"min", 60}, {"h", 3600}, {"d", 86400}, {"w", 7 * 86400}, {"y", 365 * 86400}},
+                        nullptr,
+                        true,
+                        "seconds"};
+  return f;
+}
+
 constexpr std::uint64_t kKi = 1024;
 const Family& size_family() {
   static const Family f{"size",
@@ -211,11 +221,13 @@ std::string format_quantity(const Family& f, std::uint64_t value, const char* ze
 }  // namespace
 
 Picos parse_duration(const std::string& text) { return parse_quantity(duration_family(), text); }
+std::uint64_t parse_age_seconds(const std::string& text) { return parse_quantity(age_family(), text); }
 std::uint64_t parse_size(const std::string& text) { return parse_quantity(size_family(), text); }
 std::uint64_t parse_bits_per_s(const std::string& text) { return parse_quantity(bits_family(), text); }
 std::uint64_t parse_bytes_per_s(const std::string& text) { return parse_quantity(bytes_rate_family(), text); }
 
 std::string format_duration(Picos ps) { return format_quantity(duration_family(), ps, "0"); }
+std::string format_age(std::uint64_t seconds) { return format_quantity(age_family(), seconds, "0"); }
 std::string format_size(std::uint64_t bytes) { return format_quantity(size_family(), bytes, "0B"); }
 std::string format_bits_per_s(std::uint64_t bps) { return format_quantity(bits_family(), bps, "0bps"); }
 std::string format_bytes_per_s(std::uint64_t bytes_per_s) {

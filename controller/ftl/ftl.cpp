@@ -68,6 +68,11 @@ void FtlCore::erase_tables() {
   rebuild_wear();
 }
 
+void FtlCore::add_wear(std::uint32_t pe_cycles) {
+  for (std::uint32_t& e : m_erase_count) e = std::min<std::uint64_t>(std::uint64_t(e) + pe_cycles, kMaxEraseCount);
+  rebuild_wear();
+}
+
 void FtlCore::rebuild_wear() {
   // The distribution of the new counts. The highest count's rise counts, a drop (a fresher
   // image) does not.

@@ -118,6 +118,7 @@ class Ftl : private FtlCore {
 
   using FtlCore::free_blocks;
   std::uint64_t free_blocks_total() const;
+  using FtlCore::add_wear;
   using FtlCore::erase_count;
   using FtlCore::is_closed;
   using FtlCore::is_free;

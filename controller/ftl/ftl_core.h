@@ -111,6 +111,10 @@ class FtlCore {
     w.endurance = m_endurance;
     return w;
   }
+  // The aging knob (a scenario's `wear:` phase): `pe_cycles` more erases on every block, as if
+  // the drive had been cycled evenly before (capped at kMaxEraseCount). Counted as wear, not as
+  // erases of any phase.
+  void add_wear(std::uint32_t pe_cycles);
   // Rises of the highest erase count, summed (a counter: a phase's difference is how much its
   // most-erased block wore, beside the mean's erases / blocks).
   std::uint64_t max_erase_rises() const { return m_max_rises; }

@@ -19,6 +19,7 @@ struct Command {
   Lba lba = 0;
   std::uint32_t sectors = 0;
   bool write_through = false;  // write cache off, or FUA
+  bool media_error = false;    // a flash read of it was uncorrectable (bit errors): completes with an error
   std::uint8_t* host_data = nullptr;
   Lpn first_lpn = 0;
   std::uint32_t units = 0;

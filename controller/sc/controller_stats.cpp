@@ -42,6 +42,32 @@ void DeviceController::register_stats(const StatGroup& g) const {
       "free_units", [&b] { return double(b.free_slots()); }, "units", "free write-buffer slots");
   buf.level(
       "capacity_units", [&b] { return double(b.capacity()); }, "units", "write-buffer slots");
+  if (const MediaHealth* media = m_media.get()) {  // bit errors (nand.errors.enabled)
+    const MediaStats& m = media->stats();
+    const StatGroup e = g.group("media");
+    e.counter("reads", m.reads, "reads", "flash reads decoded (host, GC, mapping table)");
+    e.counter("retried_reads", m.retried_reads, "reads", "reads that needed at least one read retry");
+    e.counter("retries", m.retries, "attempts", "read-retry attempts (each a further tR, data-out and decode)");
+    e.counter("uncorrectable_host", m.uncorrectable[0], "reads", "host reads no attempt decoded");
+    e.counter("uncorrectable_gc", m.uncorrectable[1], "reads",
+              "GC reads no attempt decoded (the firmware moves what it has: not modelled further)");
+    e.counter("uncorrectable_map", m.uncorrectable[2], "reads", "translation-page reads no attempt decoded");
+    e.counter("media_errors", s.media_errors, "commands",
+              "commands completed with an uncorrectable-data error (UNC; EIO over NBD)");
+    e.counter("rber_sum_e12", m.rber_sum_e12, "1e-12", "first-attempt raw bit error rates of the reads, summed");
+    e.ratio("rber_mean_e12", {"rber_sum_e12"}, {"reads"}, "mean first-attempt raw bit error rate, in 1e-12");
+    e.level(
+        "rber_max", [media] { return media->stats().rber_max; }, "fraction",
+        "highest first-attempt raw bit error rate of any read so far");
+    const StatGroup by = e.group("by_retries");
+    for (std::size_t k = 0; k < MediaStats::kRetryBuckets; ++k) {
+      // Two digits, so that the keys sort as numbers do.
+      const std::string name =
+          (k < 10 ? "0" : "") + std::to_string(k) + (k + 1 < MediaStats::kRetryBuckets ? "" : "_or_more");
+      by.counter(name, m.by_retries[k], "reads",
+                 "reads decoded after this many retries (uncorrectable: the last level)");
+    }
+  }
   ftl().register_stats(g.group("ftl"));
   mapping_cache().register_stats(g.group("mapping_cache"));
 }

@@ -80,6 +80,10 @@ void DeviceController::submit_ops(bool background) {
 }
 
 void DeviceController::submit_ops_hooked(bool background) {
+  if (m_media) {  // each read's verdict before anything sees the ops
+    const double now_s = double(now_picos()) * 1e-12;
+    for (NandOp& op : m_ops) m_media->submit(op, m_ftl.erase_count(op.block), now_s);
+  }
   if (m_probe) m_probe->nand_ops_planned(m_ops.data(), m_ops.size());
   const bool holds = m_scheduler.holds();
   const bool gated = m_gate.on();  // striped relocation: programs wait for their reads
@@ -119,10 +123,16 @@ void DeviceController::flash_done(const NandOp& op) {
       const bool rmw = ticket.kind == OpTicket::Kind::kRmwRead;
       const std::uint8_t tag = ticket.tag();
       Command& c = m_commands[tag];
-      if (!rmw && c.pending > 1) send_read_chunk(tag, op.bytes);
+      if (__builtin_expect(op.status & kOpUncorrectable, 0)) c.media_error = true;
+      if (!rmw && c.pending > 1 && !c.media_error) send_read_chunk(tag, op.bytes);
       if (--c.pending == 0) {
         if (rmw) {
           c.anatomy->flash_op(flash->finished_timing(op));  // the later of its old-contents reads
+          if (c.media_error) {                              // the unit's old contents are lost: the write fails
+            ++m_stats.media_errors;
+            complete(tag, true);
+            break;
+          }
           request_buffer(tag);
         } else if (c.map_pending == 0) {
           c.anatomy->flash_op(flash->finished_timing(op));  // its last data read

@@ -32,7 +32,8 @@ DeviceController::DeviceController(sc_core::sc_module_name name, const DriveConf
       m_map(m_ftl, map_config(config), m_stats),
       m_background(config.controller.gc, m_ftl.geometry().units_per_page),
       m_user_sectors(config.controller.user_bytes / kSectorBytes) {
-  m_submit_hooks = m_gate.on();
+  if (config.nand.errors.enabled) m_media = std::make_unique<MediaHealth>(config, m_ftl.geometry());
+  m_submit_hooks = m_gate.on() || m_media;
   m_completion_hooks = m_scheduler.holds() || m_gate.on();
   const Geometry& g = m_ftl.geometry();
   m_ops.reserve(4 * std::size_t(g.pages_per_block) + 4);
@@ -207,6 +208,11 @@ LinkBooking DeviceController::send_read_chunk(std::uint8_t tag, std::uint32_t by
 }
 
 void DeviceController::send_read_data(std::uint8_t tag) {
+  if (__builtin_expect(m_commands[tag].media_error, 0)) {  // no data: UNC in the error register
+    ++m_stats.media_errors;
+    complete(tag, true);
+    return;
+  }
   // Only the data sent after the last flash read is on the request's critical path (earlier
   // chunks went while it waited: they delay this one at most, as link wait).
   const LinkBooking b = send_read_chunk(tag, ~std::uint32_t(0));

@@ -28,6 +28,7 @@
 #include "controller/gc/background_gc.h"
 #include "controller/hil/command_queue.h"
 #include "controller/hil/firmware_cpu.h"
+#include "controller/media/media_health.h"
 #include "controller/sc/drive_control.h"
 #include "controller/sc/sata_if.h"
 #include "controller/sched/flash_scheduler.h"
@@ -64,7 +65,7 @@ class DeviceController final : public sc_core::sc_module,
   // commands they served. Null: none.
   void set_probe(Probe* probe) {
     m_probe = probe;
-    m_submit_hooks = m_probe != nullptr || m_gate.on();
+    m_submit_hooks = m_probe != nullptr || m_gate.on() || m_media;
   }
 
   // The control face (drive_control.h): drain, hold background work, secure erase,
@@ -77,6 +78,11 @@ class DeviceController final : public sc_core::sc_module,
   const MappingCache& mapping_cache() const { return m_map.cache(); }
   const FirmwareCpu& cpu() const { return m_cpu; }
   const ControllerStats& stats() const { return m_stats; }
+  // Bit errors' state and counts (nand.errors.enabled), else null.
+  const MediaHealth* media() const { return m_media.get(); }
+  // The aging knob (a scenario's `wear:` phase): `pe_cycles` more on every block, the data on
+  // flash `retention_s` older. Untimed, on a quiescent drive.
+  void age_media(std::uint32_t pe_cycles, double retention_s);
   void register_stats(const class StatGroup& group) const;  // controller_stats.cpp
   std::uint64_t user_sectors() const { return m_user_sectors; }
   const PageStore* page_store() const { return m_data ? &m_data->pages() : nullptr; }
@@ -178,7 +184,8 @@ class DeviceController final : public sc_core::sc_module,
   RelocationGate m_gate;     // striped GC relocation: a program waits for its reads on another die
   MapTraffic m_map;
   BackgroundGc m_background;
-  std::unique_ptr<DataStore> m_data;  // the bytes (keep_data only)
+  std::unique_ptr<DataStore> m_data;     // the bytes (keep_data only)
+  std::unique_ptr<MediaHealth> m_media;  // bit errors (nand.errors.enabled only)
   std::uint64_t m_user_sectors;
   OpList m_ops;
   bool m_draining = false;
@@ -189,7 +196,7 @@ class DeviceController final : public sc_core::sc_module,
   const NandOp* m_completing_op = nullptr;  // in flash_done(): the program op that completes writes
   Anatomy m_scratch_anatomy;                // stamped for commands whose FIS carried no anatomy
   Probe* m_probe = nullptr;
-  bool m_submit_hooks = false;               // a probe or the relocation gate: submit_ops_hooked()
+  bool m_submit_hooks = false;               // a probe, the relocation gate or bit errors: submit_ops_hooked()
   bool m_completion_hooks = false;           // the scheduler holds ops or the relocation gate is on
   std::uint32_t m_write_through_writes = 0;  // in flight: their programs are timed (kOpTimedBit)
 };

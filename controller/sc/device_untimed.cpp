@@ -23,8 +23,15 @@ PreconditionResult DeviceController::precondition(const PreconditionSpec& spec) 
     throw;
   }
   m_ops.clear();
+  if (m_media) m_media->rewritten(double(now_picos()) * 1e-12);
   host_went_idle();
   return result;
+}
+
+void DeviceController::age_media(std::uint32_t pe_cycles, double retention_s) {
+  if (!is_quiescent() || !m_ops.empty()) throw std::logic_error("aging needs a quiescent drive");
+  if (pe_cycles) m_ftl.add_wear(pe_cycles);
+  if (m_media && retention_s > 0) m_media->age(retention_s);
 }
 
 void DeviceController::page_placed(const Lpn* lpns, std::uint32_t count) {
@@ -33,7 +40,10 @@ void DeviceController::page_placed(const Lpn* lpns, std::uint32_t count) {
   m_ops.clear();
 }
 
-void DeviceController::mapping_loaded() { m_map.mapping_loaded(m_ftl); }
+void DeviceController::mapping_loaded() {
+  m_map.mapping_loaded(m_ftl);
+  if (m_media) m_media->rewritten(double(now_picos()) * 1e-12);
+}
 
 ImageInfo DeviceController::save_image(const std::string& path) const {
   if (!m_data) throw ImageError("image save: this drive does not carry data");

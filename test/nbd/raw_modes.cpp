@@ -288,6 +288,34 @@ int trims(std::uint32_t n) {
   return report();
 }
 
+// A drive whose every flash read is uncorrectable (nand.errors with a huge scale): data written
+// and flushed to flash reads back as EIO with no payload, never as other bytes; the session goes
+// on (a write is still accepted, a later read fails alike); LBAs never written read without an
+// error (no flash read).
+int media_error() {
+  Session s;
+  open_session(s);
+  bool ok = s.ok;
+  const auto data = pattern(256 << 10, 0x5a);
+  check(ok && write_at(s.c, 0, data), "256 KiB written");
+  std::uint32_t error = 1;
+  std::uint64_t handle = 0;
+  ok = ok && send_request(s.c, kCmdFlush, 0, 5, 0, 0) && recv_reply(s.c, error, handle, 60000) && error == kOk;
+  check(ok, "FLUSH: the data is on flash");
+  for (int i = 0; i < 2 && ok; ++i) {
+    error = 0;
+    ok =
+        send_request(s.c, kCmdRead, 0, 40 + i, std::uint64_t(i) * 65536, 4096) && recv_reply(s.c, error, handle, 60000);
+    check(ok && error == kEio && handle == std::uint64_t(40 + i),
+          "a read of flushed data: EIO, no payload (error " + std::to_string(error) + ")");
+  }
+  std::vector<std::uint8_t> zeros(4096, 0);
+  check(ok && read_equals(s.c, 8u << 20, zeros), "a never-written LBA reads as zeros without an error");
+  const auto more = pattern(4096, 0x11);
+  check(ok && write_at(s.c, 1u << 20, more), "the session goes on: a write is accepted");
+  return report();
+}
+
 }  // namespace
 
 int run_mode(const std::vector<std::string>& a) {
@@ -300,6 +328,7 @@ int run_mode(const std::vector<std::string>& a) {
   if (m == "slowhs" && a.size() == 2) return slow_handshake(std::atof(a[1].c_str()));
   if (m == "paced" && a.size() == 3) return paced(std::atof(a[1].c_str()), as_u32(a[2]));
   if (m == "trims" && a.size() == 2) return trims(as_u32(a[1]));
+  if (m == "mediaerror" && a.size() == 1) return media_error();
   if (m == "hostile" && a.size() == 8)
     return hostile(a[1], as_u32(a[2]), as_u32(a[3]), as_u32(a[4]), std::atof(a[5].c_str()), std::atof(a[6].c_str()),
                    a[7]);

@@ -125,11 +125,11 @@ TEST_CASE("vcd instrument: bookings ahead of time and die operations reported at
   op.origin = OpOrigin::kGc;
   OpTiming t;
   t.started = 100;
-  t.finished = 900;
+  t.out_end = t.finished = 900;
   vcd.nand_op(op, t, nullptr, 0);
   op.origin = OpOrigin::kHost;
   t.started = 900;
-  t.finished = 1000;
+  t.out_end = t.finished = 1000;
   vcd.nand_op(op, t, nullptr, 0);
   vcd.observe(1100);
   op.origin = OpOrigin::kMap;
@@ -172,7 +172,7 @@ TEST_CASE("chrome trace: synthetic probe calls give valid JSON with named tracks
   t.started = 2000;
   t.array_start = 2100;
   t.array_end = 3900;
-  t.finished = 4000;
+  t.out_end = t.finished = 4000;
   const std::uint64_t serials[] = {7, 99};  // 99: never seen, no flow
   trace.nand_op(op, t, serials, 2);
   op.origin = OpOrigin::kGc;

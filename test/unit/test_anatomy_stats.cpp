@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 #include <numeric>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "base/stats/anatomy_stats.h"
@@ -23,7 +24,7 @@ TEST_CASE("Anatomy stamps telescope: the parts sum to the last stamp minus the f
   t.array_start = 3300;
   t.array_end = 8300;
   t.out_bus_start = 8400;
-  t.finished = 9000;
+  t.out_end = t.finished = 9000;
   a.flash_op(t);
   CHECK(a[Part::kHostQueue] == 500);
   CHECK(a[Part::kLinkWait] == 200);
@@ -37,6 +38,31 @@ TEST_CASE("Anatomy stamps telescope: the parts sum to the last stamp minus the f
   CHECK(a[Part::kArray] == 5000);
   CHECK(a.total() == 9000 - 1000);
   CHECK(a.mark == 9000);
+  CHECK(a[Part::kReadRetry] == 0);
+  CHECK(a[Part::kEcc] == 0);
+}
+
+TEST_CASE("A read's ECC decodes and read retries are parts of their own after its first data-out", "[anatomy]") {
+  Anatomy a;
+  a.start(0);
+  OpTiming t;
+  t.submitted = t.started = t.cmd_bus_start = 0;
+  t.array_start = 100;
+  t.array_end = 5100;
+  t.out_bus_start = 5100;
+  t.out_end = 6000;
+  // Two retries of (100 command + 5000 tR + 900 out) and three decodes of 700.
+  t.ecc = 3 * 700;
+  t.finished = t.out_end + t.ecc + 2 * 6000;
+  a.flash_op(t);
+  CHECK(a[Part::kArray] == 5000);
+  CHECK(a[Part::kBusTransfer] == 100 + 900);
+  CHECK(a[Part::kEcc] == 2100);
+  CHECK(a[Part::kReadRetry] == 12000);
+  CHECK(a.total() == t.finished);
+  CHECK(a.mark == t.finished);
+  CHECK(std::string(part_name(Part::kReadRetry)) == "read_retry");
+  CHECK(std::string(part_name(Part::kEcc)) == "ecc");
 }
 
 namespace {

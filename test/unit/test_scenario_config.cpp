@@ -227,13 +227,13 @@ TEST_CASE("scenario structure errors carry file, line and key path", "[scenario]
   CHECK(error_of("drive: d.yaml\nphases:\n  - secure_erse\n") ==
         "s.yaml:3: phases[0]: unknown phase 'secure_erse' (did you mean 'secure_erase'?); a phase is "
         "secure_erase, mark or a map with one of job, fill, seqpass, trim, idle, repeat, secure_erase, "
-        "mark, precondition");
+        "mark, precondition, wear");
   CHECK(error_of(one_job("      rw: write\n      bss: 4k\n")) ==
         "s.yaml:5: phases[0].job.bss: unknown key (did you mean 'bs'?)");
   CHECK(error_of(one_job("      bs: 4k\n")) == "s.yaml:3: phases[0].job.rw: required key missing");
   CHECK(error_of("drive: d.yaml\nphases:\n  - secure_erase\n  - {name: x}\n") ==
         "s.yaml:4: phases[1]: a phase needs one of job, fill, seqpass, trim, idle, mark, repeat, "
-        "secure_erase, precondition");
+        "secure_erase, precondition, wear");
   CHECK(error_of("drive: d.yaml\nphases:\n  - {secure_erase: true, job: {rw: read, bs: 4k}}\n") ==
         "s.yaml:3: phases[0].job: a phase does one thing: it already has 'secure_erase'");
   CHECK(error_of("drive: d.yaml\nphases:\n  - {job: {rw: read, bs: 4k}, jbo: 1}\n") ==

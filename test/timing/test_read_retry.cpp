@@ -1,0 +1,145 @@
+// Bit errors in simulated time (issue 26): a read of a worn page takes (1 + retries) x (t_cmd +
+// tR + data-out + ECC decode), exactly, with the retries and decodes as anatomy parts of their
+// own; an uncorrectable read reaches the host as an error; everything off, the same read as
+// before; the aging phase wears the blocks and ages the data without simulated time.
+#include <catch2/catch.hpp>
+
+#include "app/run/scenario_runner.h"
+#include "host/io_request.h"
+#include "host/sata/sata_wire.h"
+#include "precondition_support.h"
+
+using namespace ssdlab;
+using namespace ssdlab::test;
+
+namespace {
+
+struct Reads : Probe {
+  std::vector<IoRequest> done;
+  void command_done(const IoRequest& r) override {
+    if (r.command == AtaCommand::kReadFpdma) done.push_back(r);
+  }
+};
+
+PhaseSpec wear_phase(std::uint32_t pe, std::uint64_t retention_s) {
+  PhaseSpec p;
+  p.name = "wear";
+  p.kind = PhaseKind::kWear;
+  p.wear.pe_cycles = pe;
+  p.wear.retention_s = retention_s;
+  return p;
+}
+
+DriveConfig worn_drive(bool errors, std::uint32_t levels, double scale = 1.0) {
+  DriveConfig config = drive_from_yaml(drive_yaml("2", "2", "32", "50us", "100MB/s", "3Gbps"));
+  config.nand.errors.enabled = errors;
+  config.nand.errors.retry_levels = levels;
+  config.nand.errors.scale = scale;
+  return config;
+}
+
+// QD1 4 KiB random reads of an idle, filled drive after `wear`: nothing queues anywhere.
+struct Run {
+  Reads reads;
+  std::uint64_t media_errors = 0, retries = 0, retried = 0, uncorrectable = 0;
+  std::uint64_t phase_errors = 0;
+};
+
+Run run_reads(const DriveConfig& config, const PhaseSpec& wear, std::uint64_t n) {
+  PhaseSpec reads = job_phase("qd1", RwMode::kRandRead, 4096, 1, percent(100));
+  reads.job.io_size = bytes(n * 4096);
+  reads.job.io_size_set = true;
+  const ScenarioSpec s =
+      scenario({erase_phase(), fast_precondition(100, 0, 3), wear, idle_phase(kPicosPerSec / 100), reads});
+  Run out;
+  ScenarioRunner runner("retry", s, config);
+  runner.ssd.add_probe(out.reads);
+  sc_core::sc_start();
+  INFO(runner.error());
+  REQUIRE(runner.finished());
+  out.phase_errors = runner.results().back().io.errors;
+  if (const MediaHealth* m = runner.ssd.controller.media()) {
+    out.media_errors = runner.ssd.controller.stats().media_errors;
+    out.retries = m->stats().retries;
+    out.retried = m->stats().retried_reads;
+    out.uncorrectable = m->stats().uncorrectable[0];
+  }
+  return out;
+}
+
+Picos link_time(const DriveConfig& config, bool data) {
+  const auto wire = [&](FisKind kind, std::uint32_t bytes) {
+    Fis f{kind, 0, AtaCommand::kReadFpdma, 0, 8, bytes};
+    return transfer_picos(fis_wire_bytes(f), config.host.sata_line_bps, 10);
+  };
+  return wire(FisKind::kCommand, 0) + (data ? wire(FisKind::kDataToHost, 4096) : 0) + wire(FisKind::kSetDeviceBits, 0);
+}
+
+}  // namespace
+
+TEST_CASE("A worn page's read takes (1 + retries) x (t_cmd + tR + data-out + decode) exactly, retries and ECC as parts",
+          "[timing][reliability]") {
+  const DriveConfig config = worn_drive(true, 8);
+  // 20,000 P/E and a year: past the MLC curve's design point, most reads need a retry.
+  const Run r = run_reads(config, wear_phase(20000, 365ull * 86400), 400);
+  REQUIRE(r.reads.done.size() == 400);
+  const Picos attempt_bus = config.nand.t_cmd_ps + transfer_picos(4096, config.nand.bus_bytes_per_s * 8);
+  const Picos decode = config.controller.ecc.decode_ps;
+  const Picos attempt = attempt_bus + config.nand.t_read_ps[0] + decode;
+  const Picos fixed = link_time(config, true) + config.controller.firmware_cost_ps;
+  std::array<std::uint64_t, 10> by_retries{};
+  std::uint64_t exact = 0, retries = 0;
+  for (const IoRequest& req : r.reads.done) {
+    const Anatomy& a = req.anatomy;
+    REQUIRE_FALSE(req.error);
+    const Picos retry = a[Part::kReadRetry];
+    const std::uint64_t k = retry / (attempt - decode);
+    CHECK(retry == k * (attempt - decode));  // whole retries: t_cmd, tR and data-out each
+    CHECK(a[Part::kEcc] == (k + 1) * decode);
+    CHECK(a[Part::kArray] == config.nand.t_read_ps[0]);  // the first attempt's tR
+    CHECK(a[Part::kBusTransfer] == attempt_bus);
+    exact += req.completed_ps - req.issued_ps == fixed + (k + 1) * attempt;
+    if (k < by_retries.size()) ++by_retries[k];
+    retries += k;
+  }
+  CHECK(exact == r.reads.done.size());
+  CHECK(retries == r.retries);  // the anatomy's retries are the error model's
+  CHECK(by_retries[1] > 0);
+  CHECK(by_retries[2] > 0);  // some pages need more than one
+  CHECK(r.uncorrectable == 0);
+  CHECK(r.media_errors == 0);
+}
+
+TEST_CASE("Everything off: the same reads, no retry or ECC time, and no media state", "[timing][reliability]") {
+  const DriveConfig config = worn_drive(false, 8);
+  const Run r = run_reads(config, wear_phase(20000, 365ull * 86400), 64);
+  const Picos fixed = link_time(config, true) + config.controller.firmware_cost_ps;
+  const Picos attempt =
+      config.nand.t_cmd_ps + transfer_picos(4096, config.nand.bus_bytes_per_s * 8) + config.nand.t_read_ps[0];
+  for (const IoRequest& req : r.reads.done) {
+    CHECK(req.completed_ps - req.issued_ps == fixed + attempt);
+    CHECK(req.anatomy[Part::kReadRetry] == 0);
+    CHECK(req.anatomy[Part::kEcc] == 0);
+  }
+  CHECK(r.reads.done.size() == 64);
+  CHECK(r.retries == 0);
+}
+
+TEST_CASE("An uncorrectable read fails its command after every retry level, and the host sees the error",
+          "[timing][reliability]") {
+  const DriveConfig config = worn_drive(true, 3, 1e6);  // every page far beyond BCH-15
+  const Run r = run_reads(config, wear_phase(1000, 0), 32);
+  REQUIRE(r.reads.done.size() == 32);
+  const Picos attempt = config.nand.t_cmd_ps + transfer_picos(4096, config.nand.bus_bytes_per_s * 8) +
+                        config.nand.t_read_ps[0] + config.controller.ecc.decode_ps;
+  for (const IoRequest& req : r.reads.done) {
+    CHECK(req.error);
+    // No data FIS: the command, then the error status after 1 + 3 attempts.
+    CHECK(req.completed_ps - req.issued_ps ==
+          link_time(config, false) + config.controller.firmware_cost_ps + 4 * attempt);
+  }
+  CHECK(r.uncorrectable == 32);
+  CHECK(r.media_errors == 32);
+  CHECK(r.phase_errors == 32);
+  CHECK(r.retries == 32 * 3);
+}
