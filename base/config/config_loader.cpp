@@ -69,6 +69,7 @@ class DriveParser {
   void derive_capacity(const YAML::Node& controller);
   void check_spare_blocks(const YAML::Node& controller);
   void check_hybrid(const YAML::Node& controller);
+  void check_ecc(const YAML::Node& controller);
   [[noreturn]] void fail_cross(const YAML::Node& map, const std::string& map_path, const char* key,
                                const std::vector<std::string>& others, const std::string& message) const;
 
@@ -207,6 +208,18 @@ void DriveParser::check_controller(const YAML::Node& node) {
   check_spare_blocks(node);
   check_wear(node);
   check_hybrid(node);
+  check_ecc(node);
+}
+
+// A codeword is read whole: it fits in a page (an ECC verdict counts the codewords a read moves).
+void DriveParser::check_ecc(const YAML::Node& controller) {
+  const std::uint32_t codeword = c_.controller.ecc.codeword_bytes;
+  if (codeword <= c_.nand.page_size_bytes) return;
+  const YAML::Node ecc = controller["ecc"];
+  fail_cross(ecc ? ecc : controller, ecc ? "controller.ecc" : "controller", ecc ? "codeword" : "ecc",
+             {"nand.page_size"},
+             "an ECC codeword (" + format_size(codeword) + ") must fit in a page (" +
+                 format_size(c_.nand.page_size_bytes) + ")");
 }
 
 void DriveParser::check_mapping_cache(const YAML::Node& controller) {

@@ -34,6 +34,9 @@ void VirtualPageStriper::expand(const NandOp& op, std::vector<NandOp>& out) {
     const std::uint32_t die = op.die * m_k + j;
     append_op(out, op.kind, op.origin, die, die * m_blocks_per_die + index_in_die, op.page & vpage::kPageMask, bytes,
               cookie);
+    // Bit errors: each flash page of a virtual page's read takes the virtual page's verdict.
+    out.back().retries = op.retries;
+    out.back().status = op.status;
   }
 }
 

@@ -472,3 +472,26 @@ TEST_CASE("a mapping unit of k pages is a virtual page over k dies and must tile
   CHECK_THAT(error_of(with("write_buffer: 8MiB", "write_buffer: 24KiB"), {"controller.mapping_unit=16KiB"}),
              Catch::Contains("controller.write_buffer: must be a multiple of the mapping unit (16KiB), got 24KiB"));
 }
+
+TEST_CASE("bit-error and ECC keys: off by default, round trip, and a codeword larger than a page refused",
+          "[config][bit_errors]") {
+  const DriveConfig d = load_drive_config(kDefaultPath);
+  CHECK_FALSE(d.nand.errors.enabled);
+  CHECK(d.nand.errors.retry_levels == 0);
+  CHECK(d.controller.ecc.bits == 15);
+  CHECK(d.controller.ecc.codeword_bytes == 512);
+  CHECK(d.flash_config().t_decode_ps == 0);  // no decode time while the flash never errs
+  const DriveConfig on =
+      load_drive_config(kDefaultPath, {"nand.errors.enabled=true", "nand.errors.retry_levels=8",
+                                       "nand.errors.scale=2.5", "nand.errors.retry_gain=0.25", "controller.ecc.bits=24",
+                                       "controller.ecc.codeword=1KiB", "controller.ecc.decode=2us"});
+  CHECK(on.flash_config().t_decode_ps == 2 * kPicosPerUs);
+  CHECK(on.nand.errors.retry_gain == 0.25);
+  check_round_trip(on);
+  CHECK(error_of(kBase, {"controller.ecc.codeword=8KiB"}) ==
+        "override 'controller.ecc.codeword=8KiB': controller.ecc.codeword: an ECC codeword (8KiB) must fit in a page "
+        "(4KiB); keys involved: controller.ecc.codeword from override 'controller.ecc.codeword=8KiB', nand.page_size "
+        "at x.yaml:7");
+  CHECK_THAT(error_of(kBase, {"nand.errors.retry_gain=1.5"}), Catch::Contains("nand.errors.retry_gain"));
+  CHECK_THAT(error_of(kBase, {"nand.errors.enabeld=true"}), Catch::Contains("did you mean 'enabled'"));
+}
