@@ -63,6 +63,23 @@ PY
 "$ssdlab" smart "$tmp/none" | grep -Eq "^187 Reported_Uncorrect .* [1-9][0-9]*$" || fail "smart has no 187"
 "$ssdlab" smart "$tmp/retry" | grep -q "^187 Reported_Uncorrect .* 0$" || fail "smart 187 is not 0 with retries"
 
+# D11: the SLC twin on the Vertex's controller (scripts/slc-vs-mlc.sh): sequential gains of 5-30 %,
+# the firmware-bound fresh random writes unchanged, ~10x the TBW (20x the P/E over half the bytes).
+bindir=$(dirname "$ssdlab")
+bash "$src/scripts/slc-vs-mlc.sh" "$bindir" "$tmp/d11" > "$tmp/d11.txt"
+cat "$tmp/d11.txt"
+python3 - "$tmp/d11" <<'PY'
+import json, sys
+d = sys.argv[1]
+mlc, slc = ({p["name"]: p for p in json.load(open(f"{d}/{k}/summary.json"))["phases"]} for k in ("mlc", "slc"))
+r = lambda name: slc[name]["iops"] / mlc[name]["iops"]
+assert 1.05 < r("seq_write_fresh") < 1.3 and 1.05 < r("seq_read") < 1.3, (r("seq_write_fresh"), r("seq_read"))
+assert abs(r("rand_write_fresh") - 1) < 0.01, r("rand_write_fresh")
+t = lambda p: p["rand_write_used"]["wear"]["lifetime"]["tbw_bytes"]
+assert 9 < t(slc) / t(mlc) < 11.5, t(slc) / t(mlc)
+print("ok: D11 as docs/reliability.md gives it")
+PY
+
 # Bad input: the aging phase's keys and ages are checked, naming the scenario line and key.
 bad() {  # bad NAME PHASE_YAML EXPECTED_TEXT
   printf 'name: bad\ndrive: %s/configs/default.yaml\nphases:\n  - %s\n' "$src" "$2" > "$tmp/$1.yaml"
