@@ -203,6 +203,7 @@ void DeviceController::secure_erase() {
   m_ftl.secure_erase();
   m_map.clear();
   if (m_data) m_data->clear();
+  if (m_media) m_media->rewritten(double(now_picos()) * 1e-12);
 }
 
 // ---- idle-time GC --------------------------------------------------------------------------

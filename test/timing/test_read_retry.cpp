@@ -43,6 +43,7 @@ struct Run {
   Reads reads;
   std::uint64_t media_errors = 0, retries = 0, retried = 0, uncorrectable = 0;
   std::uint64_t phase_errors = 0;
+  bool media = false;  // the controller has an error model (nand.errors.enabled)
 };
 
 Run run_reads(const DriveConfig& config, const PhaseSpec& wear, std::uint64_t n) {
@@ -58,6 +59,7 @@ Run run_reads(const DriveConfig& config, const PhaseSpec& wear, std::uint64_t n)
   INFO(runner.error());
   REQUIRE(runner.finished());
   out.phase_errors = runner.results().back().io.errors;
+  out.media = runner.ssd.controller.media() != nullptr;
   if (const MediaHealth* m = runner.ssd.controller.media()) {
     out.media_errors = runner.ssd.controller.stats().media_errors;
     out.retries = m->stats().retries;
@@ -122,7 +124,7 @@ TEST_CASE("Everything off: the same reads, no retry or ECC time, and no media st
     CHECK(req.anatomy[Part::kEcc] == 0);
   }
   CHECK(r.reads.done.size() == 64);
-  CHECK(r.retries == 0);
+  CHECK_FALSE(r.media);  // no error model at all
 }
 
 TEST_CASE("An uncorrectable read fails its command after every retry level, and the host sees the error",
@@ -142,4 +144,37 @@ TEST_CASE("An uncorrectable read fails its command after every retry level, and 
   CHECK(r.media_errors == 32);
   CHECK(r.phase_errors == 32);
   CHECK(r.retries == 32 * 3);
+}
+
+TEST_CASE("A multi-page read with uncorrectable data fails once, and a partial write over uncorrectable data fails",
+          "[timing][reliability]") {
+  const DriveConfig config = worn_drive(true, 2, 1e6);  // every flash read uncorrectable
+  PhaseSpec big = job_phase("big", RwMode::kRandRead, 65536, 1, percent(100));
+  big.job.io_size = bytes(16 * 65536);
+  big.job.io_size_set = true;
+  // 2 KiB writes at 512-byte alignment: each covers part of a 4 KiB unit, whose old contents on
+  // flash must be read first (read-modify-write).
+  PhaseSpec partial = job_phase("partial", RwMode::kRandWrite, 2048, 1, percent(100));
+  partial.job.io_size = bytes(16 * 2048);
+  partial.job.io_size_set = true;
+  partial.job.blockalign_bytes = 512;
+  const ScenarioSpec s = scenario({erase_phase(), fast_precondition(100, 0, 3), wear_phase(1000, 0), big, partial});
+  Reads reads;
+  ScenarioRunner runner("unc", s, config);
+  runner.ssd.add_probe(reads);
+  sc_core::sc_start();
+  INFO(runner.error());
+  REQUIRE(runner.finished());
+  const IoStats& r = runner.results()[3].io;
+  const IoStats& w = runner.results()[4].io;
+  CHECK(r.errors == 16);  // each 64 KiB read: 16 flash reads, one failed command
+  CHECK(r.reads == 0);
+  CHECK(w.errors > 0);  // a write over uncorrectable old contents fails (its RMW read did)
+  CHECK(w.errors + w.writes == 16);
+  const MediaHealth* m = runner.ssd.controller.media();
+  REQUIRE(m);
+  CHECK(m->stats().uncorrectable[0] >= 16 * 16);
+  CHECK(runner.ssd.controller.stats().media_errors == r.errors + w.errors);
+  CHECK(runner.ssd.controller.stats().rmw_reads >= w.errors);
+  for (const IoRequest& req : reads.done) CHECK(req.error);
 }
