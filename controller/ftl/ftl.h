@@ -83,6 +83,9 @@ class Ftl : private FtlCore {
 
   // Can `die` take a host page now (possibly after foreground GC)?
   bool can_place(std::uint32_t die) const;
+  // Grown bad blocks: `die` can take no page now or later (no room, no victim in progress, and
+  // none can start: read-only, or no closed block with invalid data).
+  bool stuck(std::uint32_t die) const;
   // Programs one page on `die` holding `lpns` (1..units_per_page LPNs whose L2P entry is
   // buffered; missing slots are padding). Appends foreground GC work (if the die's free
   // blocks fell below the low threshold) and the program to `ops`; the program op carries
@@ -119,6 +122,12 @@ class Ftl : private FtlCore {
   using FtlCore::free_blocks;
   std::uint64_t free_blocks_total() const;
   using FtlCore::add_wear;
+  using FtlCore::fails_at;
+  using FtlCore::grows_bad_blocks;
+  using FtlCore::is_bad;
+  using FtlCore::min_good_blocks;
+  using FtlCore::read_only;
+  using FtlCore::worn_out;
   using FtlCore::erase_count;
   using FtlCore::is_closed;
   using FtlCore::is_free;

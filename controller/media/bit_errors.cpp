@@ -68,24 +68,28 @@ EccModel::EccModel(const EccConfig& ecc, std::uint32_t retry_levels, double retr
 
 double EccModel::tail_above(double lambda, std::uint32_t t) {
   if (!(lambda > 0)) return 0.0;
-  // term(i) = e^-lambda lambda^i / i!, built by ratios (no factorial overflow).
+  // term(i) = e^-lambda lambda^i / i!: the first one from logarithms (e^-lambda alone underflows
+  // past lambda ~ 745), the next ones by ratios.
+  const double log_lambda = std::log(lambda);
+  const auto term_at = [&](std::uint32_t i) {
+    return std::exp(double(i) * log_lambda - lambda - std::lgamma(double(i) + 1.0));
+  };
   if (lambda < double(t) + 1.0) {
     // The terms above t fall: sum them upwards (no cancellation for a tiny tail).
-    double term = std::exp(-lambda);
-    for (std::uint32_t i = 1; i <= t + 1; ++i) term *= lambda / double(i);
-    double sum = 0;
-    for (std::uint32_t i = t + 1; i < t + 2000; ++i) {
+    double term = term_at(t + 1), sum = 0;
+    for (std::uint32_t i = t + 1; i < t + 100000 && term > 0; ++i) {
       sum += term;
       term *= lambda / double(i + 1);
       if (term < sum * 1e-17) break;
     }
     return std::min(sum, 1.0);
   }
-  // The mass is above t: one minus the terms up to t.
-  double term = std::exp(-lambda), sum = term;
-  for (std::uint32_t i = 1; i <= t; ++i) {
-    term *= lambda / double(i);
+  // The mass is above t: one minus the terms up to t, summed downwards from t (they fall).
+  double term = term_at(t), sum = 0;
+  for (std::uint32_t i = t;; --i) {
     sum += term;
+    if (i == 0 || term < sum * 1e-17) break;
+    term *= double(i) / lambda;
   }
   return std::clamp(1.0 - sum, 0.0, 1.0);
 }

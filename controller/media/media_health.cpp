@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "controller/ftl/virtual_page.h"
+
 namespace ssdlab {
 
 MediaHealth::MediaHealth(const DriveConfig& config, const Geometry& geometry)
@@ -14,10 +16,13 @@ MediaHealth::MediaHealth(const DriveConfig& config, const Geometry& geometry)
 
 void MediaHealth::decide(NandOp& op, std::uint32_t erases, double now_s) {
   const std::uint32_t reads = ++m_reads[op.block];
-  // The read disturb a read sees is that of the reads before it.
-  const PageWear w{erases, now_s - m_written_s[op.block], reads - 1, op.page % m_page_types};
+  // The page itself, without a virtual page's mask of the flash pages a read touches: the same
+  // page gets the same draw whoever reads it. The read disturb a read sees is that of the reads
+  // before it.
+  const std::uint32_t page = op.page & vpage::kPageMask;
+  const PageWear w{erases, now_s - m_written_s[op.block], reads - 1, page % m_page_types};
   const double rber = m_model.rber(w);
-  const ReadVerdict v = m_ecc.decide(rber, op.bytes, page_quantile(m_seed, op.block, op.page, erases));
+  const ReadVerdict v = m_ecc.decide(rber, op.bytes, page_quantile(m_seed, op.block, page, erases));
   op.retries = static_cast<std::uint8_t>(std::min<std::uint32_t>(v.retries, 255));
   op.status = kOpDecoded | (v.uncorrectable ? kOpUncorrectable : 0);
   MediaStats& s = m_stats;

@@ -53,9 +53,12 @@ class MediaHealth {
   void age(double seconds) {
     for (double& w : m_written_s) w -= seconds;
   }
-  // Data written without simulated time (a fast precondition, an image load): every block's data
-  // counts as written now.
-  void rewritten(double now_s) { std::fill(m_written_s.begin(), m_written_s.end(), now_s); }
+  // Data written without simulated time (a fast precondition, an image load, a secure erase):
+  // every block's data counts as written now, and as read never since its erase.
+  void rewritten(double now_s) {
+    std::fill(m_written_s.begin(), m_written_s.end(), now_s);
+    std::fill(m_reads.begin(), m_reads.end(), 0);
+  }
   // The state a read of `page` in `block` would see now (for reports and tests).
   PageWear wear_of(std::uint32_t block, std::uint32_t page, std::uint32_t erases, double now_s) const {
     return PageWear{erases, now_s - m_written_s[block], m_reads[block], page % m_page_types};

@@ -139,6 +139,9 @@ class DeviceController final : public sc_core::sc_module,
 
   // Flash side (device_backend.cpp).
   void flush();
+  // Grown bad blocks: when no die can take a page any more the drive is worn out (read-only);
+  // writes waiting for buffer space then fail, as nothing will make room.
+  [[gnu::noinline]] void check_worn_out();
   bool partial_flush_allowed() const {
     return m_buffer.partial_flush_allowed(!m_config.controller.write_cache || m_draining || m_flush_tag >= 0,
                                           m_commands);

@@ -43,6 +43,7 @@ struct Run {
   Reads reads;
   std::uint64_t media_errors = 0, retries = 0, retried = 0, uncorrectable = 0;
   std::uint64_t phase_errors = 0;
+  bool media = false;  // the controller has an error model (nand.errors.enabled)
 };
 
 Run run_reads(const DriveConfig& config, const PhaseSpec& wear, std::uint64_t n) {
@@ -58,6 +59,7 @@ Run run_reads(const DriveConfig& config, const PhaseSpec& wear, std::uint64_t n)
   INFO(runner.error());
   REQUIRE(runner.finished());
   out.phase_errors = runner.results().back().io.errors;
+  out.media = runner.ssd.controller.media() != nullptr;
   if (const MediaHealth* m = runner.ssd.controller.media()) {
     out.media_errors = runner.ssd.controller.stats().media_errors;
     out.retries = m->stats().retries;
@@ -122,7 +124,7 @@ TEST_CASE("Everything off: the same reads, no retry or ECC time, and no media st
     CHECK(req.anatomy[Part::kEcc] == 0);
   }
   CHECK(r.reads.done.size() == 64);
-  CHECK(r.retries == 0);
+  CHECK_FALSE(r.media);  // no error model at all
 }
 
 TEST_CASE("An uncorrectable read fails its command after every retry level, and the host sees the error",
@@ -142,4 +144,71 @@ TEST_CASE("An uncorrectable read fails its command after every retry level, and 
   CHECK(r.media_errors == 32);
   CHECK(r.phase_errors == 32);
   CHECK(r.retries == 32 * 3);
+}
+
+TEST_CASE("A multi-page read with uncorrectable data fails once, and a partial write over uncorrectable data fails",
+          "[timing][reliability]") {
+  const DriveConfig config = worn_drive(true, 2, 1e6);  // every flash read uncorrectable
+  PhaseSpec big = job_phase("big", RwMode::kRandRead, 65536, 1, percent(100));
+  big.job.io_size = bytes(16 * 65536);
+  big.job.io_size_set = true;
+  // 2 KiB writes at 512-byte alignment: each covers part of a 4 KiB unit, whose old contents on
+  // flash must be read first (read-modify-write).
+  PhaseSpec partial = job_phase("partial", RwMode::kRandWrite, 2048, 1, percent(100));
+  partial.job.io_size = bytes(16 * 2048);
+  partial.job.io_size_set = true;
+  partial.job.blockalign_bytes = 512;
+  const ScenarioSpec s = scenario({erase_phase(), fast_precondition(100, 0, 3), wear_phase(1000, 0), big, partial});
+  Reads reads;
+  ScenarioRunner runner("unc", s, config);
+  runner.ssd.add_probe(reads);
+  sc_core::sc_start();
+  INFO(runner.error());
+  REQUIRE(runner.finished());
+  const IoStats& r = runner.results()[3].io;
+  const IoStats& w = runner.results()[4].io;
+  CHECK(r.errors == 16);  // each 64 KiB read: 16 flash reads, one failed command
+  CHECK(r.reads == 0);
+  CHECK(w.errors > 0);  // a write over uncorrectable old contents fails (its RMW read did)
+  CHECK(w.errors + w.writes == 16);
+  const MediaHealth* m = runner.ssd.controller.media();
+  REQUIRE(m);
+  CHECK(m->stats().uncorrectable[0] >= 16 * 16);
+  CHECK(runner.ssd.controller.stats().media_errors == r.errors + w.errors);
+  CHECK(runner.ssd.controller.stats().rmw_reads >= w.errors);
+  for (const IoRequest& req : reads.done) CHECK(req.error);
+}
+
+TEST_CASE("A drive whose grown bad blocks use up its spare turns read-only: writes fail, reads go on",
+          "[timing][reliability][bad_blocks]") {
+  // Blocks rated for 30 erases, 30 % failed by then: the drive wears out within the phase.
+  DriveConfig config = worn_drive(false, 0);
+  config.nand.endurance_pe = 30;
+  config.nand.bad_blocks.grown = true;
+  config.nand.bad_blocks.end_of_life = 0.3;
+  PhaseSpec writes = job_phase("writes", RwMode::kRandWrite, 4096, 32, percent(100));
+  writes.job.io_size = bytes(120000ull * 4096);
+  writes.job.io_size_set = true;
+  PhaseSpec reads = job_phase("reads", RwMode::kRandRead, 4096, 32, percent(100));
+  reads.job.io_size = bytes(20000ull * 4096);
+  reads.job.io_size_set = true;
+  const ScenarioSpec s = scenario({erase_phase(), fast_precondition(100, 0, 3), writes, reads});
+  ScenarioRunner runner("worn-out", s, config);
+  sc_core::sc_start();
+  INFO(runner.error());
+  REQUIRE(runner.finished());
+  const Ftl& ftl = runner.ssd.controller.ftl();
+  const IoStats& w = runner.results()[2].io;
+  const IoStats& r = runner.results()[3].io;
+  REQUIRE(ftl.read_only());
+  CHECK(ftl.stats().bad_blocks > 0);
+  INFO("writes " << w.writes << " errors " << w.errors << " bad " << ftl.stats().bad_blocks);
+  CHECK(w.writes > 0);  // it took writes until its spare was gone
+  CHECK(w.errors > 0);  // then refused them
+  CHECK(w.writes + w.errors == 120000);
+  CHECK(runner.ssd.controller.stats().read_only_rejections == w.errors);
+  CHECK(r.errors == 0);  // reads go on
+  CHECK(r.reads == 20000);
+  CHECK(ftl.check_invariants().empty());
+  CHECK(runner.results()[2].stats.level("drive.controller.ftl.wear.read_only") == 1.0);
 }

@@ -1,6 +1,7 @@
 // The bit-error model, ECC verdicts and the media state (controller/media), without SystemC.
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <utility>
 
 #include "base/config/geometry.h"
 #include "controller/media/media_health.h"
@@ -56,6 +57,14 @@ TEST_CASE("The Poisson tail matches an independent computation, and the binomial
     }
   }
   CHECK(EccModel::tail_above(0.0, 15) == 0.0);
+  // Past e^-lambda's underflow (lambda > 745): still the tail, not 0 or 1.
+  for (const auto& [lambda, t] : {std::pair<double, std::uint32_t>{900, 1000}, {900, 850}, {1500, 1600}}) {
+    INFO("lambda " << lambda << " t " << t);
+    const double ours = EccModel::tail_above(lambda, t);
+    CHECK(ours > 0.0);
+    CHECK(ours < 1.0);
+    CHECK(ours == Approx(poisson_tail_reference(lambda, t)).epsilon(1e-6));
+  }
   // A 512-byte codeword (4096 bits): the Poisson limit within 2 % of the binomial where failures
   // are frequent enough to matter, within 6 % in the far tail (1e-13 at BCH-15's design point).
   for (const double p : {1e-3, 2e-3, 3e-3, 5e-3}) {
