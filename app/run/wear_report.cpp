@@ -98,7 +98,7 @@ int clamp_value(double v) { return static_cast<int>(std::min(100.0, std::max(1.0
 nlohmann::json smart_json(const std::vector<PhaseResult>& results, const DriveConfig& config) {
   const PhaseResult* last = nullptr;
   double read_bytes = 0, uncorrectable = 0, retired = 0;
-  bool media = false;  // bit errors modelled (nand.errors): 187 is reported
+  bool media = false;       // bit errors modelled (nand.errors): 187 is reported
   bool bad_blocks = false;  // grown bad blocks modelled (nand.bad_blocks.grown): 5 is reported
   const std::string kMediaErrors = "drive.controller.media.media_errors";
   const std::string kRetired = kWear + "bad_blocks";
@@ -195,11 +195,15 @@ std::string smart_table(const nlohmann::json& smart) {
                 number(ec, "min"), number(ec, "mean"), number(ec, "max"), number(smart, "endurance"),
                 number(smart, "life_used_pct"), number(smart, "max_life_used_pct"), number(smart, "waf"));
   out += line;
-  const bool media =
-      smart.contains("bit_errors") && smart.at("bit_errors").is_boolean() && smart.at("bit_errors").get<bool>();
-  out += media ? "Not reported: reallocated sectors (5): ssdlab does not model bad blocks yet.\n"
-               : "Not reported: reallocated sectors (5): no bad blocks modelled yet; uncorrectable errors (187): bit "
-                 "errors are off (nand.errors.enabled).\n";
+  const auto flag = [&smart](const char* name) {
+    return smart.contains(name) && smart.at(name).is_boolean() && smart.at(name).get<bool>();
+  };
+  if (!flag("bad_blocks"))
+    out += "Not reported: reallocated sectors (5): grown bad blocks are off (nand.bad_blocks.grown).\n";
+  if (!flag("bit_errors"))
+    out += "Not reported: uncorrectable errors (187): bit errors are off (nand.errors.enabled).\n";
+  if (flag("read_only"))
+    out += "The drive is READ-ONLY: grown bad blocks used up a die's spare; writes and TRIM are refused.\n";
   return out;
 }
 

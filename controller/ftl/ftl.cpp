@@ -389,7 +389,7 @@ bool Ftl::stuck(std::uint32_t die) const {
   const DieState& d = m_dies[die];
   const bool room = d.free_count >= m_host_floor && (d.host.block >= 0 || d.free_count > kHostReserveBlocks);
   if (room || m_gc.active_victim(die) >= 0) return false;
-  if (read_only()) return true;  // no victim may start
+  if (read_only() && d.free_count == 0) return true;  // no victim may start
   const std::int64_t v = next_victim(die);
   return v < 0 || v >= std::int64_t(m_geo.units_per_block);
 }

@@ -76,10 +76,8 @@ void DeviceController::flush() {
 }
 
 void DeviceController::check_worn_out() {
-  bool any = false;
-  for (std::uint32_t d = 0; d < m_ftl.geometry().dies && !any; ++d) any = !m_ftl.stuck(d);
-  if (!any) m_ftl.worn_out();
-  if (!m_ftl.read_only() || any) return;
+  if (!worn_out()) return;
+  m_ftl.worn_out();
   while (m_buffer.waiting()) {  // nothing will make room for them
     const std::uint8_t tag = m_buffer.first_waiter();
     m_buffer.drop_first_waiter();

@@ -97,7 +97,8 @@ TEST_CASE("grown bad blocks: retirement never loses a mapped unit and the drive 
     ftl.write_to_buffer(lpn, 0);
     OpList ops;
     bool done = false;
-    for (std::uint32_t die = 0; die < g.dies && !done; ++die) done = ftl.can_place(die) && ftl.place(die, &lpn, 1, 0, ops);
+    for (std::uint32_t die = 0; die < g.dies && !done; ++die)
+      done = ftl.can_place(die) && ftl.place(die, &lpn, 1, 0, ops);
     placed += done;
     if (!done) ftl.write_to_buffer(lpn, 0);  // stays buffered (the controller keeps it, reads find it)
   }
