@@ -21,6 +21,7 @@ struct ControllerStats {
   std::uint64_t map_reads = 0, map_writes = 0;  // translation pages read on a miss / written back
   ReadSpreadTotals read_spread;                 // host read commands' page reads over the dies
   std::uint64_t media_errors = 0;               // commands failed by an uncorrectable read (bit errors)
+  std::uint64_t read_only_rejections = 0;       // writes and TRIMs aborted by a read-only drive (bad blocks)
 };
 
 }  // namespace ssdlab

@@ -97,9 +97,11 @@ int clamp_value(double v) { return static_cast<int>(std::min(100.0, std::max(1.0
 
 nlohmann::json smart_json(const std::vector<PhaseResult>& results, const DriveConfig& config) {
   const PhaseResult* last = nullptr;
-  double read_bytes = 0, uncorrectable = 0;
-  bool media = false;  // bit errors modelled (nand.errors): 187 is reported
+  double read_bytes = 0, uncorrectable = 0, retired = 0;
+  bool media = false;       // bit errors modelled (nand.errors): 187 is reported
+  bool bad_blocks = false;  // grown bad blocks modelled (nand.bad_blocks.grown): 5 is reported
   const std::string kMediaErrors = "drive.controller.media.media_errors";
+  const std::string kRetired = kWear + "bad_blocks";
   for (const PhaseResult& r : results) {
     if (!has_wear(r)) continue;
     last = &r;
@@ -107,6 +109,10 @@ nlohmann::json smart_json(const std::vector<PhaseResult>& results, const DriveCo
     if (r.stats.catalogue().find(kMediaErrors) >= 0) {
       media = true;
       uncorrectable += double(r.stats.count(kMediaErrors));
+    }
+    if (r.stats.catalogue().find(kRetired) >= 0) {
+      bad_blocks = true;
+      retired += double(r.stats.count(kRetired));
     }
   }
   if (!last) return nullptr;
@@ -132,11 +138,12 @@ nlohmann::json smart_json(const std::vector<PhaseResult>& results, const DriveCo
   };
   nlohmann::json list = nlohmann::json::array();
   for (const Attribute& a : attrs) list.push_back(attribute_json(a));
-  if (media) {  // Reported_Uncorrect, as Intel and Crucial/Micron drives report it: raw = the count
+  if (media)  // Reported_Uncorrect, as Intel and Crucial/Micron drives report it: raw = the count
     list.push_back(attribute_json(Attribute{187, "Reported_Uncorrect", 0x32, 100, uncorrectable}));
-    std::sort(list.begin(), list.end(),
-              [](const nlohmann::json& a, const nlohmann::json& b) { return a.at("id") < b.at("id"); });
-  }
+  if (bad_blocks)  // Reallocated_Sector_Ct: raw = blocks retired (Intel's X25-M counts retired blocks)
+    list.push_back(attribute_json(Attribute{5, "Reallocated_Sector_Ct", 0x33, 100, retired}));
+  std::sort(list.begin(), list.end(),
+            [](const nlohmann::json& a, const nlohmann::json& b) { return a.at("id") < b.at("id"); });
   return {{"attributes", list},
           {"power_on_seconds", seconds},
           {"host_bytes_written", host},
@@ -148,7 +155,9 @@ nlohmann::json smart_json(const std::vector<PhaseResult>& results, const DriveCo
           {"endurance", endurance},
           {"life_used_pct", used},
           {"max_life_used_pct", wear_level(r, "max_life_used")},
-          {"bit_errors", media}};
+          {"bit_errors", media},
+          {"bad_blocks", bad_blocks},
+          {"read_only", bad_blocks && wear_level(r, "read_only") > 0}};
 }
 
 namespace {
@@ -186,11 +195,15 @@ std::string smart_table(const nlohmann::json& smart) {
                 number(ec, "min"), number(ec, "mean"), number(ec, "max"), number(smart, "endurance"),
                 number(smart, "life_used_pct"), number(smart, "max_life_used_pct"), number(smart, "waf"));
   out += line;
-  const bool media =
-      smart.contains("bit_errors") && smart.at("bit_errors").is_boolean() && smart.at("bit_errors").get<bool>();
-  out += media ? "Not reported: reallocated sectors (5): ssdlab does not model bad blocks yet.\n"
-               : "Not reported: reallocated sectors (5): no bad blocks modelled yet; uncorrectable errors (187): bit "
-                 "errors are off (nand.errors.enabled).\n";
+  const auto flag = [&smart](const char* name) {
+    return smart.contains(name) && smart.at(name).is_boolean() && smart.at(name).get<bool>();
+  };
+  if (!flag("bad_blocks"))
+    out += "Not reported: reallocated sectors (5): grown bad blocks are off (nand.bad_blocks.grown).\n";
+  if (!flag("bit_errors"))
+    out += "Not reported: uncorrectable errors (187): bit errors are off (nand.errors.enabled).\n";
+  if (flag("read_only"))
+    out += "The drive is READ-ONLY: grown bad blocks used up a die's spare; writes and TRIM are refused.\n";
   return out;
 }
 

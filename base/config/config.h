@@ -66,6 +66,13 @@ struct NandConfig {
     double retry_gain = 0.5;
     std::uint64_t seed = 1;  // of each page's place in the error distribution
   } errors;
+  // Grown bad blocks (controller/ftl: FtlCore::retire): a block whose erase fails is retired, as
+  // the datasheets' valid-block minimum allows; off, blocks never fail.
+  struct BadBlocks {
+    bool grown = false;
+    double end_of_life = 0.024;  // share of the blocks failed by the rated endurance
+    std::uint64_t seed = 1;      // of each block's erase count at failure
+  } bad_blocks;
   // Not a key: the ECC decode time per read attempt the dies wait for, controller.ecc.decode when
   // errors are enabled, else 0 (set by FlashArray's owner, model/ssd.h).
   Picos t_decode_ps = 0;

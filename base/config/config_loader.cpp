@@ -70,6 +70,7 @@ class DriveParser {
   void check_spare_blocks(const YAML::Node& controller);
   void check_hybrid(const YAML::Node& controller);
   void check_ecc(const YAML::Node& controller);
+  void check_bad_blocks(const YAML::Node& controller);
   [[noreturn]] void fail_cross(const YAML::Node& map, const std::string& map_path, const char* key,
                                const std::vector<std::string>& others, const std::string& message) const;
 
@@ -209,9 +210,18 @@ void DriveParser::check_controller(const YAML::Node& node) {
   check_wear(node);
   check_hybrid(node);
   check_ecc(node);
+  check_bad_blocks(node);
 }
 
 // A codeword is read whole: it fits in a page (an ECC verdict counts the codewords a read moves).
+// Retired blocks leave a hybrid FTL's logical blocks without the data and log blocks it maps them to.
+void DriveParser::check_bad_blocks(const YAML::Node& controller) {
+  if (!c_.nand.bad_blocks.grown || c_.controller.ftl != FtlScheme::kHybrid) return;
+  fail_cross(controller, "controller", "ftl", {"nand.bad_blocks.grown"},
+             "grown bad blocks are retired by page mapping's GC; a hybrid FTL (controller.ftl: hybrid) does not "
+             "retire blocks: use ftl: page or bad_blocks.grown: false");
+}
+
 void DriveParser::check_ecc(const YAML::Node& controller) {
   const std::uint32_t codeword = c_.controller.ecc.codeword_bytes;
   if (codeword <= c_.nand.page_size_bytes) return;

@@ -119,6 +119,25 @@ void add_nand(ParamTable& t) {
                   .def("1")
                   .u64([](DriveConfig& c) -> std::uint64_t& { return c.nand.errors.seed; })
                   .desc_is("seed of each page's place in the error distribution (same seed, same errors)"));
+  t.push_back(make_param("nand.bad_blocks", K::kSection)
+                  .desc_is("grown bad blocks: erases fail more often with wear, a failed block is retired; when a "
+                           "die's spare is used up the drive turns read-only (page mapping only)"));
+  t.push_back(make_param("nand.bad_blocks.grown", K::kBool)
+                  .def("false")
+                  .flag([](DriveConfig& c) -> bool& { return c.nand.bad_blocks.grown; })
+                  .desc_is("blocks fail at erase as they wear; false: blocks never fail"));
+  // Samsung K9GAG08U0M (51 nm MLC) datasheet: at least 3,996 of its 4,096 blocks stay valid over
+  // the rated endurance (invalid blocks at shipment and those that develop in use): 2.4 %.
+  t.push_back(make_param("nand.bad_blocks.end_of_life", K::kNumber, "fraction")
+                  .def("0.024")
+                  .real_range(0.0, 1.0, false)
+                  .real([](DriveConfig& c) -> double& { return c.nand.bad_blocks.end_of_life; })
+                  .desc_is("share of the blocks whose erase has failed by the rated endurance (nand.endurance); "
+                           "failures grow as (erases / endurance)^4"));
+  t.push_back(make_param("nand.bad_blocks.seed", K::kCount, "count")
+                  .def("1")
+                  .u64([](DriveConfig& c) -> std::uint64_t& { return c.nand.bad_blocks.seed; })
+                  .desc_is("seed of each block's erase count at failure (same seed, same failures)"));
 }
 
 void add_controller(ParamTable& t) {

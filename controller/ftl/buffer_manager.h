@@ -50,6 +50,8 @@ class BufferManager {
   }
   bool waiting() const { return !m_waiters.empty(); }
   std::uint8_t first_waiter() const { return m_waiters.front(); }
+  // The first waiting write gives up (a worn-out drive refuses it): it holds no space yet.
+  void drop_first_waiter() { m_waiters.pop(); }
   // Grants the first waiter, of `units`, its slots if they fit (strict arrival order: a large
   // write at the head is not overtaken). True if granted: it leaves the waiters.
   bool fits(std::uint32_t units) const { return room_for(units) >= units; }

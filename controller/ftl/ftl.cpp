@@ -1,10 +1,12 @@
 #include "controller/ftl/ftl.h"
 
+#include "controller/media/bit_errors.h"
 #include "controller/sched/op_ticket.h"
 
 #include "base/core/huge_pages.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <sstream>
 #include <stdexcept>
@@ -44,13 +46,65 @@ FtlCore::FtlCore(const DriveConfig& config, std::uint64_t p2l_memory_budget, std
   erase_tables();
   std::fill(m_erase_count.begin(), m_erase_count.end(), 0);
   m_endurance = config.nand.rated_endurance();
+  if (config.nand.bad_blocks.grown) init_bad_blocks(config);
+}
+
+void FtlCore::init_bad_blocks(const DriveConfig& config) {
+  if (config.controller.ftl == FtlScheme::kHybrid) throw std::invalid_argument("grown bad blocks need page mapping");
+  // A block fails at the erase count N where the share of blocks failed by N, F (N / E)^4, reaches
+  // its place u in [0, 1): N = E (u / F)^(1/4). F: nand.bad_blocks.end_of_life (at the rated
+  // endurance E); the fourth power (failures late in life) is assumed.
+  const double e = m_endurance, f = config.nand.bad_blocks.end_of_life;
+  m_fail_at.resize(m_geo.blocks);
+  for (std::uint32_t b = 0; b < m_geo.blocks; ++b) {
+    const double u = page_quantile(config.nand.bad_blocks.seed, b, 0xffffffffu, 0);
+    const double n = f > 0 ? e * std::pow(u / f, 0.25) : 1e18;
+    m_fail_at[b] = static_cast<std::uint32_t>(std::clamp(std::ceil(n), 1.0, 4294967295.0));
+  }
+  m_die_bad.assign(m_geo.dies, 0);
+  // Beyond its valid data compacted, a die keeps GC's reserve, the host's and GC's open blocks
+  // and its share of the write buffer (still to be programmed when writes stop): below that its
+  // GC could not make room (its WAF grows without bound on the way there).
+  const std::uint64_t buffer_units = config.controller.write_buffer_bytes / m_geo.unit_bytes;
+  const std::uint64_t per_die = (buffer_units + m_geo.dies - 1) / m_geo.dies;
+  m_retire_floor = kHostReserveBlocks + 2 +
+                   static_cast<std::uint32_t>((per_die + m_geo.units_per_block - 1) / m_geo.units_per_block);
+}
+
+void FtlCore::retire(std::uint32_t die, std::uint32_t block) {
+  m_state[block] = BlockState::kBad;
+  ++m_die_bad[die];
+  ++m_stats.bad_blocks;
+  // The die must still hold its valid data, compacted, and its floor (a pass over its blocks:
+  // only when a block fails, a few times in a block's life).
+  std::uint64_t valid = 0;
+  for (std::uint32_t i = 0; i < m_geo.blocks_per_die; ++i) valid += m_valid[m_geo.first_block_of_die(die) + i];
+  const std::uint64_t needed = (valid + m_geo.units_per_block - 1) / m_geo.units_per_block + m_retire_floor;
+  if (m_geo.blocks_per_die - m_die_bad[die] < needed) m_read_only = true;
+  // GC's reserve lost its backing: the victim whose erase failed gave no block back for the one
+  // its copies may have taken. No new victim may start (GarbageCollector::start_victim), or its
+  // copies could find no free block.
+  if (m_dies[die].free_count < kHostReserveBlocks) m_read_only = true;
 }
 
 void FtlCore::erase_tables() {
   for (std::uint32_t b = 0; b < m_geo.blocks; ++b) {
-    if (m_state[b] != BlockState::kFree) ++m_erase_count[b];
-    m_state[b] = BlockState::kFree;
     m_valid[b] = 0;
+    if (m_state[b] == BlockState::kBad) continue;  // retired for good
+    if (m_state[b] != BlockState::kFree) {         // used: erased now, an erase that may fail
+      ++m_erase_count[b];
+      if (!m_fail_at.empty() && m_erase_count[b] >= m_fail_at[b]) {
+        m_state[b] = BlockState::kBad;
+        ++m_die_bad[m_geo.die_of_block(b)];
+        ++m_stats.bad_blocks;
+        continue;
+      }
+    }
+    m_state[b] = BlockState::kFree;
+  }
+  // A die whose good blocks are fewer than its floor takes no more writes (nothing is valid now).
+  for (std::uint32_t die = 0; die < m_die_bad.size(); ++die) {
+    if (m_geo.blocks_per_die - m_die_bad[die] < m_retire_floor) m_read_only = true;
   }
   std::fill(m_l2p.begin(), m_l2p.end(), kUnmapped);
   m_policy.clear();
@@ -60,9 +114,14 @@ void FtlCore::erase_tables() {
     d.host = OpenBlock{};
     d.gc = OpenBlock{};
     d.free_head = 0;
-    d.free_count = m_geo.blocks_per_die;
-    for (std::uint32_t i = 0; i < m_geo.blocks_per_die; ++i) {
-      d.free_ring[i] = m_geo.first_block_of_die(die) + i;
+    d.free_count = 0;
+    for (std::uint32_t i = 0; i < m_geo.blocks_per_die; ++i) {  // the good blocks, then the retired ones
+      const std::uint32_t b = m_geo.first_block_of_die(die) + i;
+      if (m_state[b] != BlockState::kBad) d.free_ring[d.free_count++] = b;
+    }
+    for (std::uint32_t i = 0, k = d.free_count; i < m_geo.blocks_per_die; ++i) {
+      const std::uint32_t b = m_geo.first_block_of_die(die) + i;
+      if (m_state[b] == BlockState::kBad) d.free_ring[k++] = b;
     }
   }
   rebuild_wear();
@@ -282,8 +341,12 @@ void FtlCore::erase_victim(std::uint32_t die, std::uint32_t block, OpList& ops) 
   m_cold.erased(die, m_erase_count[block]);
   ++m_stats.erases;
   ++m_stats.gc_erases;
-  m_state[block] = BlockState::kFree;
-  push_free(die, block);
+  if (__builtin_expect(!m_fail_at.empty(), 0) && m_erase_count[block] >= m_fail_at[block]) {
+    retire(die, block);  // the erase failed: the block leaves service
+  } else {
+    m_state[block] = BlockState::kFree;
+    push_free(die, block);
+  }
   if (m_listener) m_listener->erased(block);
   append_op(ops, NandOpKind::kErase, OpOrigin::kGc, die, block, 0, 0, 0);
 }
@@ -320,6 +383,15 @@ bool Ftl::can_place(std::uint32_t die) const {
   if (m_hybrid) return true;  // a merge always has its free block (the config check keeps one per die)
   const std::int64_t v = next_victim(die);
   return v >= 0 && v < std::int64_t(m_geo.units_per_block);
+}
+
+bool Ftl::stuck(std::uint32_t die) const {
+  const DieState& d = m_dies[die];
+  const bool room = d.free_count >= m_host_floor && (d.host.block >= 0 || d.free_count > kHostReserveBlocks);
+  if (room || m_gc.active_victim(die) >= 0) return false;
+  if (read_only() && d.free_count == 0) return true;  // no victim may start
+  const std::int64_t v = next_victim(die);
+  return v < 0 || v >= std::int64_t(m_geo.units_per_block);
 }
 
 bool Ftl::place(std::uint32_t die, const Lpn* lpns, std::uint32_t count, std::uint32_t cookie, OpList& ops) {
@@ -403,6 +475,10 @@ std::string Ftl::check_invariants() const {
   }
   std::uint64_t valid_total = 0;
   for (std::uint32_t b = 0; b < m_geo.blocks; ++b) {
+    if (recount[b] != 0 && m_state[b] == BlockState::kBad) {
+      err << "block " << b << " is retired but holds " << recount[b] << " mapped units";
+      return err.str();
+    }
     if (recount[b] != m_valid[b]) {
       err << "block " << b << " counts " << m_valid[b] << " valid units, recount " << recount[b];
       return err.str();
@@ -435,6 +511,14 @@ std::string Ftl::check_die_invariants(std::uint32_t die) const {
     closed += m_state[b] == BlockState::kClosed;
   }
   const DieState& d = m_dies[die];
+  if (!m_die_bad.empty()) {  // grown bad blocks: the retired ones are the die's count of them
+    std::uint32_t bad = 0;
+    for (std::uint32_t i = 0; i < m_geo.blocks_per_die; ++i) bad += is_bad(m_geo.first_block_of_die(die) + i);
+    if (bad != m_die_bad[die]) {
+      err << "die " << die << " has " << bad << " retired blocks, counts " << m_die_bad[die];
+      return err.str();
+    }
+  }
   if (free_blocks != d.free_count) {
     err << "die " << die << " has " << free_blocks << " free blocks, pool says " << d.free_count;
     return err.str();

@@ -83,6 +83,9 @@ class Ftl : private FtlCore {
 
   // Can `die` take a host page now (possibly after foreground GC)?
   bool can_place(std::uint32_t die) const;
+  // Grown bad blocks: `die` can take no page now or later (no room, no victim in progress, and
+  // none can start: read-only with an empty free pool, or no closed block with invalid data).
+  bool stuck(std::uint32_t die) const;
   // Programs one page on `die` holding `lpns` (1..units_per_page LPNs whose L2P entry is
   // buffered; missing slots are padding). Appends foreground GC work (if the die's free
   // blocks fell below the low threshold) and the program to `ops`; the program op carries
@@ -120,12 +123,18 @@ class Ftl : private FtlCore {
   std::uint64_t free_blocks_total() const;
   using FtlCore::add_wear;
   using FtlCore::erase_count;
+  using FtlCore::fails_at;
+  using FtlCore::grows_bad_blocks;
+  using FtlCore::is_bad;
   using FtlCore::is_closed;
   using FtlCore::is_free;
   using FtlCore::max_erase_rises;
+  using FtlCore::min_good_blocks;
+  using FtlCore::read_only;
   using FtlCore::static_wear_levelling;
   using FtlCore::valid_units;
   using FtlCore::wear;
+  using FtlCore::worn_out;
   // Block being collected on `die`, or -1.
   std::int64_t active_victim(std::uint32_t die) const { return m_gc.active_victim(die); }
   using FtlCore::foreign_copy_floor;

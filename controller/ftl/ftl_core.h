@@ -68,6 +68,8 @@ struct FtlStats {
   // from them to relocate (part of gc_victims and gc_units_copied).
   std::uint64_t wl_victims = 0;
   std::uint64_t wl_units_copied = 0;
+  // Grown bad blocks (nand.bad_blocks.grown): blocks retired after a failed erase.
+  std::uint64_t bad_blocks = 0;
   std::uint64_t nand_units_programmed() const { return host_units_programmed + gc_units_copied + pad_units; }
 };
 
@@ -102,6 +104,23 @@ class FtlCore {
   std::uint32_t erase_count(std::uint32_t block) const { return m_erase_count[block]; }
   bool is_closed(std::uint32_t block) const { return m_state[block] == BlockState::kClosed; }
   bool is_free(std::uint32_t block) const { return m_state[block] == BlockState::kFree; }
+  bool is_bad(std::uint32_t block) const { return m_state[block] == BlockState::kBad; }
+  // Grown bad blocks: a die's spare is used up (FtlCore::retire): the controller takes no more
+  // writes. Never set without nand.bad_blocks.grown.
+  bool read_only() const { return m_read_only; }
+  bool grows_bad_blocks() const { return !m_fail_at.empty(); }
+  // Grown bad blocks: no die can take another page: the drive is worn out, read-only.
+  void worn_out() {
+    if (!m_fail_at.empty()) m_read_only = true;
+  }
+  // Good (not retired) blocks of the die with the fewest (grown bad blocks only).
+  std::uint32_t min_good_blocks() const {
+    std::uint32_t most = 0;
+    for (const std::uint32_t bad : m_die_bad) most = std::max(most, bad);
+    return m_geo.blocks_per_die - most;
+  }
+  // The erase count at which `block`'s erase fails (grown bad blocks only).
+  std::uint32_t fails_at(std::uint32_t block) const { return m_fail_at[block]; }
   // The erase counts now (kept up to date at every erase: no pass over the blocks).
   WearSummary wear() const {
     WearSummary w;
@@ -178,7 +197,7 @@ class FtlCore {
   // `p2l_cache_blocks` blocks (0: automatic) in memory (p2l_table.h). Every block free.
   FtlCore(const DriveConfig& config, std::uint64_t p2l_memory_budget, std::uint32_t p2l_cache_blocks);
 
-  enum class BlockState : std::uint8_t { kFree, kOpen, kClosed };
+  enum class BlockState : std::uint8_t { kFree, kOpen, kClosed, kBad };
   struct OpenBlock {
     std::int64_t block = -1;
     std::uint32_t next_page = 0;
@@ -263,6 +282,16 @@ class FtlCore {
   std::uint32_t m_max_erases = 0;
   std::uint64_t m_max_rises = 0;  // what m_max_erases has risen by, in all (never falls)
   std::uint32_t m_endurance = 0;  // rated P/E cycles (nand.endurance)
+  // Grown bad blocks (nand.bad_blocks.grown; all empty or 0 without): per block the erase count
+  // at which its erase fails, per die the blocks retired, the blocks a die keeps beyond its valid
+  // data before the drive turns read-only, and whether it has.
+  std::vector<std::uint32_t> m_fail_at;
+  std::vector<std::uint32_t> m_die_bad;
+  std::uint32_t m_retire_floor = 0;
+  bool m_read_only = false;
+  // A block's erase failed: out of service for good; the die's spare checked.
+  void retire(std::uint32_t die, std::uint32_t block);
+  void init_bad_blocks(const DriveConfig& config);
   // A block's count rose from erases - 1 to erases.
   void count_erase(std::uint32_t erases) {
     ++m_ec_sum;

@@ -52,6 +52,10 @@ void PageWriter::flush() {
 }
 
 void PageWriter::write_page(const Lpn* lpns, std::uint32_t count) {
+  if (__builtin_expect(m_ftl.read_only(), 0)) {
+    throw std::runtime_error("the drive turned read-only after " + std::to_string(m_written) +
+                             " units written: grown bad blocks used up a die's spare (nand.bad_blocks)");
+  }
   for (std::uint32_t i = 0; i < count; ++i) m_ftl.write_to_buffer(lpns[i], i);
   const std::uint32_t dies = m_ftl.geometry().dies;
   std::uint32_t tries = dies;  // page mapping: any die, from the next in turn
@@ -145,6 +149,7 @@ std::string replication_blocker(const Ftl& ftl, const PreconditionSpec& spec, bo
   if (ftl.hybrid()) return "the hybrid FTL binds logical blocks to dies";
   if (ftl.striped_relocation()) return "striped GC relocation moves data between dies";
   if (ftl.has_listener()) return "the drive keeps data, which every write must reach";
+  if (ftl.grows_bad_blocks()) return "grown bad blocks fail block by block (nand.bad_blocks.grown)";
   if (mapping_cache) return "the mapping cache is limited: its contents follow every write";
   if (ftl.free_blocks_total() != g.blocks) return "the drive already holds data";
   const std::uint32_t group = group_dies_for(spec, g.dies);

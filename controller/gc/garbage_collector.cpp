@@ -48,6 +48,9 @@ bool GarbageCollector::start_wear_victim(FtlCore& ftl, std::uint32_t die, std::v
 }
 
 bool GarbageCollector::start_victim(FtlCore& ftl, std::uint32_t die, std::vector<NandOp>& ops) {
+  // Grown bad blocks: a read-only drive still collects to place what its write buffer holds, but
+  // not on a die whose free pool a failed erase emptied (a victim's copies could find no block).
+  if (__builtin_expect(ftl.read_only(), 0) && ftl.free_blocks(die) == 0) return false;
   Die& d = m_dies[die];
   const std::uint32_t units_per_block = ftl.geometry().units_per_block;
   // A fully valid cold block's copies may need a new GC block: only with one beyond the host's

@@ -68,6 +68,9 @@ void DeviceController::register_stats(const StatGroup& g) const {
                  "reads decoded after this many retries (uncorrectable: the last level)");
     }
   }
+  if (ftl().grows_bad_blocks())
+    g.counter("read_only_rejections", s.read_only_rejections, "commands",
+              "writes and TRIMs aborted because grown bad blocks used up a die's spare (read-only drive)");
   ftl().register_stats(g.group("ftl"));
   mapping_cache().register_stats(g.group("mapping_cache"));
 }

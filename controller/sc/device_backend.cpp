@@ -39,7 +39,10 @@ void DeviceController::flush() {
       const auto home = static_cast<std::uint32_t>(m_ftl.home_die(m_buffer.lpn(m_buffer.staged_slot(0))));
       die = m_scheduler.has_room(home) ? std::int64_t(home) : -1;
     }
-    if (die < 0) break;
+    if (die < 0) {
+      if (__builtin_expect(m_ftl.grows_bad_blocks(), 0)) check_worn_out();
+      break;
+    }
     const std::uint32_t count = m_buffer.restage(m_ftl, drop);
     if (count < upp && (count == 0 || !partial_flush_allowed())) continue;
     // The staged slots go as one page program on `die`, carrying their program record.
@@ -56,6 +59,7 @@ void DeviceController::flush() {
     if (copied) m_cpu.charge_gc(copied, now_picos());
     if (!placed) {
       submit_ops();  // GC work it may have started still has to run
+      if (__builtin_expect(m_ftl.grows_bad_blocks(), 0)) check_worn_out();
       break;
     }
     if (m_data || !m_map.unlimited()) {  // usually neither: no loop
@@ -69,6 +73,18 @@ void DeviceController::flush() {
   }
   grant_buffer_space();  // dropped slots may have made room
   check_flush_command();
+}
+
+void DeviceController::check_worn_out() {
+  if (!worn_out()) return;
+  m_ftl.worn_out();
+  while (m_buffer.waiting()) {  // nothing will make room for them
+    const std::uint8_t tag = m_buffer.first_waiter();
+    m_buffer.drop_first_waiter();
+    ++m_stats.rejected;
+    ++m_stats.read_only_rejections;
+    complete(tag, true);
+  }
 }
 
 void DeviceController::submit_ops(bool background) {

@@ -111,6 +111,12 @@ void DeviceController::dispatch(std::uint8_t tag) {
     complete(tag, true);
     return;
   }
+  if (c.op != AtaCommand::kReadFpdma && __builtin_expect(m_ftl.read_only(), 0)) {
+    ++m_stats.rejected;  // grown bad blocks used up a die's spare: writes and TRIM are aborted
+    ++m_stats.read_only_rejections;
+    complete(tag, true);
+    return;
+  }
   if (c.op == AtaCommand::kDataSetManagement) {  // fetch the range list
     const LinkBooking b =
         link->transmit(Fis{FisKind::kDataToDevice, tag, c.op, c.lba, c.sectors, trim_payload_bytes(c.sectors)});

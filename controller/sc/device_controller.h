@@ -109,7 +109,16 @@ class DeviceController final : public sc_core::sc_module,
   void mapping_loaded() override;
   // The predicates themselves, for the controller's own paths (no virtual call).
   bool is_quiescent() const { return m_commands.active() == 0 && m_scheduler.outstanding() == 0; }
-  bool is_drained() const { return m_commands.active() == 0 && m_buffer.clean(); }
+  bool is_drained() const {
+    return m_commands.active() == 0 && (m_buffer.clean() || (__builtin_expect(m_ftl.read_only(), 0) && worn_out()));
+  }
+  // Grown bad blocks, read-only: no die can take a page any more; what the buffer still holds
+  // stays there (readable), as drained as this drive will ever be.
+  bool worn_out() const {
+    for (std::uint32_t d = 0; d < m_ftl.geometry().dies; ++d)
+      if (!m_ftl.stuck(d)) return false;
+    return true;
+  }
 
   enum Timer : std::uint32_t { kCpuTimer, kIdleTimer };
   void on_timer(std::uint32_t what) override;
@@ -139,6 +148,9 @@ class DeviceController final : public sc_core::sc_module,
 
   // Flash side (device_backend.cpp).
   void flush();
+  // Grown bad blocks: when no die can take a page any more the drive is worn out (read-only);
+  // writes waiting for buffer space then fail, as nothing will make room.
+  [[gnu::noinline]] void check_worn_out();
   bool partial_flush_allowed() const {
     return m_buffer.partial_flush_allowed(!m_config.controller.write_cache || m_draining || m_flush_tag >= 0,
                                           m_commands);

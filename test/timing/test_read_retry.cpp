@@ -178,3 +178,37 @@ TEST_CASE("A multi-page read with uncorrectable data fails once, and a partial w
   CHECK(runner.ssd.controller.stats().rmw_reads >= w.errors);
   for (const IoRequest& req : reads.done) CHECK(req.error);
 }
+
+TEST_CASE("A drive whose grown bad blocks use up its spare turns read-only: writes fail, reads go on",
+          "[timing][reliability][bad_blocks]") {
+  // Blocks rated for 30 erases, 30 % failed by then: the drive wears out within the phase.
+  DriveConfig config = worn_drive(false, 0);
+  config.nand.endurance_pe = 30;
+  config.nand.bad_blocks.grown = true;
+  config.nand.bad_blocks.end_of_life = 0.3;
+  PhaseSpec writes = job_phase("writes", RwMode::kRandWrite, 4096, 32, percent(100));
+  writes.job.io_size = bytes(120000ull * 4096);
+  writes.job.io_size_set = true;
+  PhaseSpec reads = job_phase("reads", RwMode::kRandRead, 4096, 32, percent(100));
+  reads.job.io_size = bytes(20000ull * 4096);
+  reads.job.io_size_set = true;
+  const ScenarioSpec s = scenario({erase_phase(), fast_precondition(100, 0, 3), writes, reads});
+  ScenarioRunner runner("worn-out", s, config);
+  sc_core::sc_start();
+  INFO(runner.error());
+  REQUIRE(runner.finished());
+  const Ftl& ftl = runner.ssd.controller.ftl();
+  const IoStats& w = runner.results()[2].io;
+  const IoStats& r = runner.results()[3].io;
+  REQUIRE(ftl.read_only());
+  CHECK(ftl.stats().bad_blocks > 0);
+  INFO("writes " << w.writes << " errors " << w.errors << " bad " << ftl.stats().bad_blocks);
+  CHECK(w.writes > 0);  // it took writes until its spare was gone
+  CHECK(w.errors > 0);  // then refused them
+  CHECK(w.writes + w.errors == 120000);
+  CHECK(runner.ssd.controller.stats().read_only_rejections == w.errors);
+  CHECK(r.errors == 0);  // reads go on
+  CHECK(r.reads == 20000);
+  CHECK(ftl.check_invariants().empty());
+  CHECK(runner.results()[2].stats.level("drive.controller.ftl.wear.read_only") == 1.0);
+}

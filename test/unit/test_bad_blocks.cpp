@@ -1,0 +1,163 @@
+// Grown bad blocks (nand.bad_blocks.grown, issue 26), without SystemC: a block whose erase fails
+// is retired and never holds data again; retirement never loses a mapped unit; the drive turns
+// read-only while every die can still hold its data; the failures follow the end-of-life share
+// and repeat with the seed.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <cstdint>
+#include <stdexcept>
+#include <vector>
+
+#include "base/core/rng.h"
+#include "controller/ftl/ftl.h"
+#include "test_support.h"
+
+using namespace ssdlab;
+using ssdlab::test::FtlDriver;
+using ssdlab::test::small_drive;
+
+namespace {
+
+// 4 dies x 64 blocks x 32 pages of one 4 KiB unit, 25 % spare; blocks rated for 30 erases, 30 %
+// of them failed by then: a drive that wears out within a unit test.
+DriveConfig failing_drive(std::uint64_t seed = 1, double end_of_life = 0.3) {
+  DriveConfig c = small_drive(2, 2, 64, 32, 4096, 0.25);
+  c.nand.endurance_pe = 30;
+  c.nand.bad_blocks.grown = true;
+  c.nand.bad_blocks.end_of_life = end_of_life;
+  c.nand.bad_blocks.seed = seed;
+  return c;
+}
+
+// Random writes until the drive turns read-only (or `limit`), checking the FTL every `every`.
+std::uint64_t wear_out(Ftl& ftl, std::uint64_t limit, std::uint64_t every, std::uint64_t seed) {
+  FtlDriver driver(ftl);
+  ssdlab::test::fill_sequentially(ftl, driver);
+  Rng rng(seed);
+  std::uint64_t n = 0;
+  for (; n < limit && !ftl.read_only(); ++n) {
+    driver.write(static_cast<Lpn>(rng.below(ftl.user_units())));
+    if (n % every == 0) REQUIRE(ftl.check_invariants().empty());
+  }
+  return n;
+}
+
+std::vector<std::uint32_t> bad_set(const Ftl& ftl) {
+  std::vector<std::uint32_t> out;
+  for (std::uint32_t b = 0; b < ftl.geometry().blocks; ++b)
+    if (ftl.is_bad(b)) out.push_back(b);
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("grown bad blocks: retirement never loses a mapped unit and the drive turns read-only in time",
+          "[bad_blocks]") {
+  Ftl ftl(failing_drive());
+  const std::uint64_t writes = wear_out(ftl, 3000000, 20000, 5);
+  INFO("writes " << writes);
+  REQUIRE(ftl.read_only());  // worn out well before the limit
+  REQUIRE(ftl.check_invariants().empty());
+  CHECK(ftl.stats().bad_blocks > 0);
+  // Every LPN still maps to a unit that holds it, in a block in service.
+  const Geometry& g = ftl.geometry();
+  for (Lpn lpn = 0; lpn < ftl.user_units(); ++lpn) {
+    const ReadPlan p = ftl.plan_read(lpn);
+    REQUIRE(p.on_flash());
+    REQUIRE_FALSE(ftl.is_bad(p.block));
+  }
+  // A retired block failed at its own erase count; no block in service is past its failure point.
+  for (std::uint32_t b = 0; b < g.blocks; ++b) {
+    if (ftl.is_bad(b)) {
+      CHECK(ftl.erase_count(b) == ftl.fails_at(b));
+      CHECK(ftl.valid_units(b) == 0);
+    } else {
+      CHECK(ftl.erase_count(b) < ftl.fails_at(b));
+    }
+  }
+  // Read-only while every die can still hold its data (compacted) and its floor: the flag came
+  // before any die ran dry, and what the buffer might still hold fits.
+  for (std::uint32_t die = 0; die < g.dies; ++die) {
+    std::uint64_t valid = 0;
+    std::uint32_t good = 0;
+    for (std::uint32_t i = 0; i < g.blocks_per_die; ++i) {
+      const std::uint32_t b = g.first_block_of_die(die) + i;
+      valid += ftl.valid_units(b);
+      good += !ftl.is_bad(b);
+    }
+    CHECK(good * g.units_per_block >= valid + g.units_per_block);
+  }
+  // Pages already buffered still go in after the flag, where there is room, without a new GC
+  // victim anywhere (none can start) and without breaking anything.
+  Rng rng(9);
+  std::uint32_t placed = 0;
+  for (int i = 0; i < 256; ++i) {
+    const Lpn lpn = static_cast<Lpn>(rng.below(ftl.user_units()));
+    ftl.write_to_buffer(lpn, 0);
+    OpList ops;
+    bool done = false;
+    for (std::uint32_t die = 0; die < g.dies && !done; ++die)
+      done = ftl.can_place(die) && ftl.place(die, &lpn, 1, 0, ops);
+    placed += done;
+    if (!done) ftl.write_to_buffer(lpn, 0);  // stays buffered (the controller keeps it, reads find it)
+  }
+  INFO("placed " << placed);
+  CHECK(placed > 0);
+  CHECK(ftl.check_invariants().empty());
+  // A secure erase keeps the retired blocks out of service.
+  const std::vector<std::uint32_t> before = bad_set(ftl);
+  ftl.secure_erase();
+  const std::vector<std::uint32_t> after = bad_set(ftl);
+  CHECK(after.size() >= before.size());
+  for (const std::uint32_t b : before) CHECK(ftl.is_bad(b));
+  for (std::uint32_t b = 0; b < g.blocks; ++b) CHECK(ftl.is_bad(b) != ftl.is_free(b));
+  CHECK(ftl.check_invariants().empty());
+  CHECK(ftl.read_only());  // for good
+}
+
+TEST_CASE("grown bad blocks: the same seed fails the same blocks, another seed others", "[bad_blocks]") {
+  Ftl a(failing_drive(1)), b(failing_drive(1)), c(failing_drive(2));
+  const std::uint64_t na = wear_out(a, 150000, 50000, 5);
+  const std::uint64_t nb = wear_out(b, 150000, 50000, 5);
+  wear_out(c, 150000, 50000, 5);
+  CHECK(na == nb);
+  CHECK(bad_set(a) == bad_set(b));
+  CHECK(bad_set(a) != bad_set(c));
+  CHECK_FALSE(bad_set(a).empty());
+}
+
+TEST_CASE("grown bad blocks: the share failed by the rated endurance is the end-of-life share", "[bad_blocks]") {
+  DriveConfig config = small_drive(4, 4, 512, 8, 4096, 0.25);  // 8192 blocks
+  config.nand.endurance_pe = 3000;
+  config.nand.bad_blocks.grown = true;
+  for (const double share : {0.024, 0.1}) {
+    config.nand.bad_blocks.end_of_life = share;
+    Ftl ftl(config);
+    const std::uint32_t blocks = ftl.geometry().blocks;
+    std::uint32_t by_endurance = 0, by_half = 0;
+    for (std::uint32_t b = 0; b < blocks; ++b) {
+      by_endurance += ftl.fails_at(b) <= 3000;
+      by_half += ftl.fails_at(b) <= 1500;
+    }
+    INFO("share " << share);
+    const double sigma = std::sqrt(share * (1 - share) / blocks);
+    CHECK(double(by_endurance) / blocks == Approx(share).margin(4 * sigma));
+    // (N / E)^4: a sixteenth of that share by half the endurance.
+    CHECK(double(by_half) / blocks == Approx(share / 16).margin(4 * std::sqrt(share / 16 / blocks) + 1e-4));
+  }
+  DriveConfig off = small_drive(2, 2, 64, 32, 4096, 0.25);
+  Ftl never(off);
+  CHECK_FALSE(never.grows_bad_blocks());
+  CHECK_FALSE(never.read_only());
+}
+
+TEST_CASE("grown bad blocks: a drive with retired blocks refuses an image, and preconditioning stops when read-only",
+          "[bad_blocks]") {
+  Ftl ftl(failing_drive());
+  wear_out(ftl, 3000000, 1000000, 5);
+  REQUIRE(ftl.stats().bad_blocks > 0);
+  CHECK_THROWS_WITH(ssdlab::test::image_of(ftl), Catch::Contains("retired"));
+  FtlDriver driver(ftl);
+  CHECK_THROWS_WITH(driver.write(0), Catch::Contains("read-only"));
+}
