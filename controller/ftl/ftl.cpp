@@ -376,22 +376,26 @@ void FtlCore::program_copies_striped(std::uint32_t die, const Lpn* lpns, std::ui
   program_page(dest, gc_write_point(dest), lpns, count, OpOrigin::kGc, dest == die ? 0 : relocation_cookie(die), ops);
 }
 
-bool Ftl::can_place(std::uint32_t die) const {
+bool Ftl::host_room(std::uint32_t die) const {
   const DieState& d = m_dies[die];
-  const bool room = d.free_count >= m_host_floor && (d.host.block >= 0 || d.free_count > kHostReserveBlocks);
-  if (room || m_gc.active_victim(die) >= 0) return true;
-  if (m_hybrid) return true;  // a merge always has its free block (the config check keeps one per die)
+  return d.free_count >= m_host_floor && (d.host.block >= 0 || d.free_count > kHostReserveBlocks);
+}
+
+bool Ftl::victim_gains(std::uint32_t die) const {
   const std::int64_t v = next_victim(die);
   return v >= 0 && v < std::int64_t(m_geo.units_per_block);
 }
 
+bool Ftl::can_place(std::uint32_t die) const {
+  if (host_room(die) || m_gc.active_victim(die) >= 0) return true;
+  if (m_hybrid) return true;  // a merge always has its free block (the config check keeps one per die)
+  return victim_gains(die);
+}
+
 bool Ftl::stuck(std::uint32_t die) const {
-  const DieState& d = m_dies[die];
-  const bool room = d.free_count >= m_host_floor && (d.host.block >= 0 || d.free_count > kHostReserveBlocks);
-  if (room || m_gc.active_victim(die) >= 0) return false;
-  if (read_only() && d.free_count == 0) return true;  // no victim may start
-  const std::int64_t v = next_victim(die);
-  return v < 0 || v >= std::int64_t(m_geo.units_per_block);
+  if (host_room(die) || m_gc.active_victim(die) >= 0) return false;
+  if (read_only() && m_dies[die].free_count == 0) return true;  // no victim may start
+  return !victim_gains(die);
 }
 
 bool Ftl::place(std::uint32_t die, const Lpn* lpns, std::uint32_t count, std::uint32_t cookie, OpList& ops) {

@@ -132,9 +132,9 @@ class Ftl : private FtlCore {
   using FtlCore::min_good_blocks;
   using FtlCore::read_only;
   using FtlCore::static_wear_levelling;
+  using FtlCore::turn_read_only;
   using FtlCore::valid_units;
   using FtlCore::wear;
-  using FtlCore::worn_out;
   // Block being collected on `die`, or -1.
   std::int64_t active_victim(std::uint32_t die) const { return m_gc.active_victim(die); }
   using FtlCore::foreign_copy_floor;
@@ -173,6 +173,9 @@ class Ftl : private FtlCore {
   std::string check_invariants() const;
 
  private:
+  // Room for a host page on `die` without GC, and a victim there whose collection gains space.
+  bool host_room(std::uint32_t die) const;
+  bool victim_gains(std::uint32_t die) const;
   // fill_fresh_pages(): place() of a host page on `die` would program it at once (ftl_fill.cpp).
   bool places_without_gc(std::uint32_t die) const;
   // load() after deciding whether the big tables are read in place (ftl_image.cpp).

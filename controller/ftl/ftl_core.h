@@ -110,7 +110,7 @@ class FtlCore {
   bool read_only() const { return m_read_only; }
   bool grows_bad_blocks() const { return !m_fail_at.empty(); }
   // Grown bad blocks: no die can take another page: the drive is worn out, read-only.
-  void worn_out() {
+  void turn_read_only() {
     if (!m_fail_at.empty()) m_read_only = true;
   }
   // Good (not retired) blocks of the die with the fewest (grown bad blocks only).

@@ -77,7 +77,7 @@ void DeviceController::flush() {
 
 void DeviceController::check_worn_out() {
   if (!worn_out()) return;
-  m_ftl.worn_out();
+  m_ftl.turn_read_only();
   while (m_buffer.waiting()) {  // nothing will make room for them
     const std::uint8_t tag = m_buffer.first_waiter();
     m_buffer.drop_first_waiter();

@@ -5,6 +5,7 @@
 
 #include "base/config/geometry.h"
 #include "controller/media/media_health.h"
+#include "test_support.h"
 
 using namespace ssdlab;
 
@@ -31,18 +32,9 @@ double binomial_tail(std::uint32_t n, double p, std::uint32_t t) {
 }
 
 DriveConfig small_drive() {
-  DriveConfig c;
-  c.name = "bit-errors";
-  c.nand.channels = 2;
-  c.nand.dies_per_channel = 2;
-  c.nand.blocks_per_plane = 16;
-  c.nand.pages_per_block = 8;
-  c.nand.page_size_bytes = 4096;
-  c.nand.cell = CellType::kMlc;
+  DriveConfig c = ssdlab::test::small_drive(2, 2, 16, 8, 4096, 0.25);
   c.nand.errors.enabled = true;
   c.nand.errors.retry_levels = 4;
-  c.controller.op = 0.25;
-  c.controller.user_bytes = 3ull * 16 * 8 * 4096;
   return c;
 }
 
