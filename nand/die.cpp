@@ -17,6 +17,7 @@ void Die::init(const NandConfig& config, Timeline& timeline, Channel& channel, D
   m_listener = &listener;
   m_page_types = std::uint8_t(config.page_types());  // bits per cell: 1 to 3
   m_page_types_pow2 = (m_page_types & (m_page_types - 1)) == 0;
+  m_array_times = config.array_times;
 }
 
 void Die::set_memo(std::uint32_t bytes) {
@@ -138,6 +139,7 @@ void Die::on_timer(std::uint32_t) {
 
 void Die::account(const NandOp& done, Picos busy) {
   m_stats.busy_by_origin_ps[std::size_t(done.origin)] += busy;
+  if (m_array_times) m_stats.array_ps[std::size_t(done.kind)] += array_time(done) * (1 + done.retries);
   switch (done.kind) {
     case NandOpKind::kRead:
       ++m_stats.reads;

@@ -38,6 +38,8 @@ class Probe;
 struct DieStats {
   std::array<Picos, 3> busy_by_origin_ps{};  // host, GC and mapping-table ops (OpOrigin)
   std::uint64_t reads = 0, programs = 0, erases = 0;
+  // Array time per op kind (read attempts included), with NandConfig::array_times only.
+  std::array<Picos, 3> array_ps{};
   Picos busy_ps() const { return busy_by_origin_ps[0] + busy_by_origin_ps[1] + busy_by_origin_ps[2]; }
 };
 
@@ -160,6 +162,7 @@ class alignas(64) Die final : private TimerClient {
   Phase m_phase = Phase::kIdle;
   bool m_page_types_pow2 = true;  // page type by mask, not division (SLC, MLC)
   bool m_instrumented = false;    // a probe is attached (tested per op)
+  bool m_array_times = false;     // NandConfig::array_times (tested per op)
   std::uint8_t m_slot = 0;        // m_stamps of the op in progress
   std::uint8_t m_page_types = 1;
   std::uint8_t m_batched = 0;      // ops of the job after the current one (a GC batch)

@@ -46,6 +46,17 @@ void FlashArray::register_stats(const StatGroup& nand) const {
     g.busy(
         "busy_map", [&die] { return die.busy_until_now(OpOrigin::kMap); },
         "of the busy time, mapping-table operations (translation-page reads and writes)");
+    if (m_config.array_times) {  // power.enabled: what the energy of reads, programs and erases comes from
+      g.busy(
+          "array_read", [&die] { return die.stats().array_ps[std::size_t(NandOpKind::kRead)]; },
+          "array time of finished reads, each retry's tR included");
+      g.busy(
+          "array_program", [&die] { return die.stats().array_ps[std::size_t(NandOpKind::kProgram)]; },
+          "array time of finished programs (tPROG)");
+      g.busy(
+          "array_erase", [&die] { return die.stats().array_ps[std::size_t(NandOpKind::kErase)]; },
+          "array time of finished erases (tBERS)");
+    }
   }
   for (std::uint32_t c = 0; c < channels; ++c) {
     const Channel& ch = m_channels[c];

@@ -21,7 +21,7 @@ from ssdlab_plots_base import DPI, EXIT_BAD_INPUT, EXIT_FAILED, EXIT_NO_MATPLOTL
     load_json, load_timeseries, number, open_canvas
 
 # base/core/anatomy.h, in critical-path order.
-ANATOMY_PARTS = ["host_queue", "link_wait", "link_transfer", "fw_queue", "firmware", "map_wait",
+ANATOMY_PARTS = ["host_queue", "link_wake", "link_wait", "link_transfer", "fw_queue", "firmware", "map_wait",
                  "buffer_wait", "staging", "die_wait_host", "die_wait_gc", "die_wait_map", "bus_wait",
                  "bus_transfer", "array", "flush_wait", "read_retry", "ecc"]
 WIDE = (12.8, 7.2)  # inches at 100 dpi: 1280 x 720 pixels
@@ -207,15 +207,20 @@ def plot_throughput(plt, summary, ts, spans, out_dir):
     return save(plt, fig, out_dir, "throughput.png"), "Throughput and IOPS over time", caption
 
 
+def phase_levels(ax, spans, value, label):
+    """A black line over each timed phase at value(phase) (None: no line), labelled once."""
+    first = True
+    for s in spans:
+        v = value(s["phase"])
+        if v is not None and s["end"] > s["start"]:
+            ax.hlines(v, s["start"], s["end"], color="black", lw=1.6, label=label if first else None)
+            first = False
+
+
 def plot_waf_free(plt, summary, ts, spans, out_dir):
     fig, axes = time_axes(plt, 2)
     series(axes[0], ts, "waf", lw=0.8, color="tab:orange", alpha=0.7, label="per interval")
-    first = True
-    for s in spans:
-        waf = s["phase"].get("waf")
-        if waf is not None and s["end"] > s["start"]:
-            axes[0].hlines(waf, s["start"], s["end"], color="black", lw=1.6, label="phase" if first else None)
-            first = False
+    phase_levels(axes[0], spans, lambda p: p.get("waf"), "phase")
     axes[0].set_ylabel("write amplification\n(NAND units / host units)")
     axes[0].set_ylim(bottom=0)
     axes[0].legend(loc="upper right", fontsize=8)
@@ -512,6 +517,22 @@ BAR_SPECS = [
 SECOND_PROCESS = ("throughput", "utilisation")
 
 
+def plot_power(plt, summary, ts, spans, out_dir):
+    """Power over time (power.enabled: a power_w column), each phase's average in black."""
+    if "power_w" not in ts or np.isnan(ts["power_w"]).all():
+        return None
+    fig, axes = time_axes(plt, 1)
+    series(axes[0], ts, "power_w", lw=1, color="tab:purple", label="per interval")
+    phase_levels(axes[0], spans, lambda p: (p.get("power") or {}).get("average_w"), "phase average")
+    axes[0].set_ylabel("drive power (W)")
+    axes[0].set_ylim(bottom=0)
+    axes[0].legend(loc="upper right", fontsize=8)
+    finish_time_axes(fig, axes, ts, spans, title_for(summary, "Drive power over simulated time"))
+    caption = ("Average power of each time-series interval (NAND array and bus, controller, DRAM, SATA PHY: "
+               "docs/power.md) and of each phase (black).")
+    return save(plt, fig, out_dir, "power.png"), "Drive power over time", caption
+
+
 def make_plots(plt, results_dir):
     summary = load_json(os.path.join(results_dir, "summary.json"), required=True)
     ts = load_timeseries(os.path.join(results_dir, "timeseries.csv"))
@@ -537,6 +558,9 @@ def make_plots(plt, results_dir):
         ("phase bars", lambda: phase_bars(plt, summary, out_dir),
          "IOPS, throughput and duration per job phase skipped: no job phase"),
     ]
+    if have_ts and "power_w" in ts:  # power.enabled: no note when it is off (nothing was asked for)
+        jobs.append(("power", lambda: plot_power(plt, summary, ts, spans, out_dir),
+                     "power over time skipped: no interval has a power figure"))
     outcomes = draw_all([draw for _, draw, _ in jobs], {i for i, job in enumerate(jobs) if job[0] in SECOND_PROCESS})
     index = {"plots": [], "notes": []}
     failed = False

@@ -49,7 +49,7 @@ def number(text):
 
 
 # The timeseries.csv columns the plots draw (the phase of a row comes from summary.json's spans).
-TS_COLUMNS = ("time_s", "read_mbps", "write_mbps", "iops", "p50_us", "p99_us", "waf", "free_blocks")
+TS_COLUMNS = ("time_s", "read_mbps", "write_mbps", "iops", "p50_us", "p99_us", "waf", "free_blocks", "power_w")
 
 
 def load_timeseries(path):

@@ -89,6 +89,27 @@ void print_drive_info(std::ostream& out, const DriveConfig& c) {
                 d.die_4k_read_iops, std::min({d.link_read_mbps, d.bus_read_mbps, d.die_read_mbps}),
                 std::min({d.link_write_mbps, d.bus_write_mbps, d.die_write_mbps}));
   out << buf;
+  // Power (docs/power.md): what the drive draws idle with the link Active, and a die at work.
+  const PowerConfig& p = c.power;
+  const double standby = p.nand_vcc_v * 1e-3 * p.nand_standby_ma * n.dies();
+  std::snprintf(buf, sizeof buf,
+                "power            idle %.3f W (controller %.3f, DRAM %.3f, SATA PHY %.3f, NAND standby %.3f); a die "
+                "reading %.1f mW, programming %.1f mW, erasing %.1f mW; per phase with power.enabled%s\n",
+                p.controller_idle_w + p.dram_idle_w + p.link_active_w + standby, p.controller_idle_w, p.dram_idle_w,
+                p.link_active_w, standby, p.nand_vcc_v * p.nand_read_ma, p.nand_vcc_v * p.nand_program_ma,
+                p.nand_vcc_v * p.nand_erase_ma, p.enabled ? " (on)" : "");
+  out << buf;
+  const LinkPmConfig& pm = c.host.link_pm;
+  if (pm.enabled()) {
+    out << "link power       ";
+    if (pm.partial_after_ps)
+      out << "Partial after " << format_duration(pm.partial_after_ps) << " idle (exit "
+          << format_duration(pm.partial_exit_ps) << ")" << (pm.slumber_after_ps ? ", " : "");
+    if (pm.slumber_after_ps)
+      out << "Slumber after " << format_duration(pm.slumber_after_ps) << " idle (exit "
+          << format_duration(pm.slumber_exit_ps) << ")";
+    out << "\n";
+  }
 }
 
 }  // namespace ssdlab

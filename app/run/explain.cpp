@@ -53,6 +53,7 @@ const char* part_words(const std::string& part) {
       {"flush_wait", "waiting for the buffer to reach flash"},
       {"read_retry", "read retries of worn or aged pages (a further tR and data-out each)"},
       {"ecc", "ECC decoding of each read attempt"},
+      {"link_wake", "waiting for the SATA link to wake from Partial or Slumber"},
   };
   for (const auto& w : kWords) {
     if (part == w.first) return w.second;
@@ -173,6 +174,16 @@ std::string cause(const std::string& part, const nlohmann::json& phase, const Di
     return number(100 * retried / reads, "%.1f") + " % of the flash reads needed a read retry (" +
            number(m->value("retries", 0.0) / reads, "%.2f") + " retries per read, mean raw bit error rate " +
            number(m->value("rber_mean_e12", 0.0) * 1e-12, "%.2g") + "; docs/reliability.md)";
+  }
+  if (part == "link_wake") {  // host.link_pm: the phase's wake-ups
+    const nlohmann::json* l = &phase;
+    for (const char* k : {"stats", "drive", "link"}) {
+      if (!l->is_object() || !l->contains(k)) return "";
+      l = &l->at(k);
+    }
+    return "the link power management (host.link_pm) put the idle link to sleep: " +
+           std::to_string(l->value("slumber_wakes", std::uint64_t(0))) + " wake-ups from Slumber and " +
+           std::to_string(l->value("partial_wakes", std::uint64_t(0))) + " from Partial in this phase (docs/power.md)";
   }
   if (part == "host_queue") return "more requests in flight than the drive's NCQ tags: they wait on the host";
   if (part == "map_wait") {

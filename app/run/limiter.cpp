@@ -14,6 +14,7 @@ Resource part_resource(Part p) {
   switch (p) {
     case Part::kLinkWait:
     case Part::kLinkTransfer:
+    case Part::kLinkWake:
       return Resource::kSataLink;
     case Part::kFwQueue:
     case Part::kFirmware:

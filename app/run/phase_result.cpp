@@ -16,6 +16,7 @@ double PhaseResult::metric(const std::string& name) const {
   if (name == "seconds") return io.ios() ? io_seconds() : seconds();
   if (name == "waf") return waf();
   if (name == "latency_us") return io.latency()->mean() / double(kPicosPerUs);
+  if (name == "power_w") return power_average_w;
   return std::numeric_limits<double>::quiet_NaN();
 }
 

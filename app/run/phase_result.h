@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <string>
@@ -81,6 +82,9 @@ struct PhaseResult {
   // A precondition phase: how it aged the drive (replicated or simulated, and why).
   std::optional<PreconditionResult> precondition;
   FioSteadyState fio_steady;
+  // power.enabled: the highest average power of the phase's time-series intervals; < 0: none.
+  double power_peak_w = -1;
+  double power_average_w = std::numeric_limits<double>::quiet_NaN();  // power.enabled, a timed phase
 
   // Firmware and flash activity during the phase, from the tree.
   std::uint64_t ftl(const char* name) const { return stats.count(stat_path::kFtl + name); }
@@ -132,6 +136,7 @@ struct Sample {
   // Requests completed in the interval and their latency quantiles (columns p50_us, p99_us).
   std::uint64_t latency_count = 0;
   Picos p50_ps = 0, p99_ps = 0;
+  double power_w = -1;  // the interval's average power (column power_w with power.enabled); < 0: off
   // Not in timeseries.csv: the interval's host units written and NAND units programmed.
   std::uint64_t host_units = 0, nand_units = 0;
 };

@@ -7,6 +7,7 @@
 
 #include "app/run/explain.h"
 #include "app/run/limiter.h"
+#include "app/run/power_report.h"
 #include "app/run/steady_window.h"
 #include "app/run/wear_report.h"
 #include "base/stats/stats_json.h"
@@ -142,6 +143,7 @@ nlohmann::json phase_json(const PhaseResult& r, const DriveConfig& config, const
   j["link_utilisation"] = r.link_utilisation();
   j["trims"] = r.io.trims;
   j["wear"] = wear_json(r, config);
+  if (config.power.enabled) j["power"] = power_json(r, config);
   if (!r.replay.empty()) {
     nlohmann::json replay = nlohmann::json::object();
     for (const auto& [name, value] : r.replay) replay[name] = value;
@@ -230,10 +232,12 @@ std::string latency_histograms_csv(const std::vector<PhaseResult>& results) {
   return out.str();
 }
 
-std::string timeseries_csv(const std::vector<Sample>& samples, const std::vector<std::string>& phase_names) {
+std::string timeseries_csv(const std::vector<Sample>& samples, const std::vector<std::string>& phase_names,
+                           bool power) {
   std::ostringstream out;
   out << "time_s,phase,read_mbps,write_mbps,iops,free_blocks,waf,gc_erases,map_hit_rate,buffer_dirty_units,die_busy,"
-         "p50_us,p99_us\n";
+         "p50_us,p99_us"
+      << (power ? ",power_w\n" : "\n");
   std::vector<std::string> names;
   for (const std::string& n : phase_names) names.push_back(csv_field(n));
   char line[256];
@@ -260,6 +264,10 @@ std::string timeseries_csv(const std::vector<Sample>& samples, const std::vector
       out << line;
     } else {
       out << ',';
+    }
+    if (power) {
+      std::snprintf(line, sizeof line, ",%.4f", s.power_w);
+      out << line;
     }
     out << '\n';
   }

@@ -28,7 +28,9 @@ std::string latency_histograms_csv(const std::vector<PhaseResult>& results);
 // `text` as one CSV field: quoted (quotes doubled) when it holds a comma, quote or line break.
 std::string csv_field(const std::string& text);
 // Phase column: the phase's name (phase_names[sample.phase]).
-std::string timeseries_csv(const std::vector<Sample>& samples, const std::vector<std::string>& phase_names);
+// `power`: a power_w column last (power.enabled).
+std::string timeseries_csv(const std::vector<Sample>& samples, const std::vector<std::string>& phase_names,
+                           bool power = false);
 void print_table(std::ostream& out, const std::vector<PhaseResult>& results);
 void print_phase_line(std::ostream& out, const PhaseResult& r);
 // Per timed phase: steady or not, the steady window's figures, a warning when the phase's

@@ -208,7 +208,7 @@ RunOutcome run_prepared(const RunOptions& options, const ScenarioSpec& scenario,
   write_file(out / "explain.txt", explain);
   std::vector<std::string> phase_names;
   for (const PhaseSpec& p : scenario.phases) phase_names.push_back(p.name);
-  write_file(out / "timeseries.csv", timeseries_csv(outcome.samples, phase_names));
+  write_file(out / "timeseries.csv", timeseries_csv(outcome.samples, phase_names, config.power.enabled));
   write_file(out / "latency_histograms.json", latency_histograms_json(outcome.results));
   write_file(out / "latency_histograms.csv", latency_histograms_csv(outcome.results));
   std::ostringstream wall;
@@ -222,6 +222,7 @@ RunOutcome run_prepared(const RunOptions& options, const ScenarioSpec& scenario,
     print_aging(std::cout, outcome.results);
     print_steady_states(std::cout, outcome.results);
     print_limits(std::cout, outcome.results);
+    print_power(std::cout, outcome.results, config);
     print_expectations(std::cout, outcome.results);
     std::cout << "wall time " << outcome.wall_seconds << " s; wrote " << (out / "summary.json").string() << ", "
               << (out / "timeseries.csv").string() << ", " << (out / "latency_histograms.json").string() << ", "

@@ -259,6 +259,15 @@ void ScenarioRunner::run_phase(const PhaseSpec& phase, std::size_t index) {
     r.steady = steady_window(m_samples, first_row, m_samples.size(), double(r.io.first_issue_ps) / ps,
                              double(r.io.last_complete_ps) / ps, r.iops());
   }
+  if (ssd.config().power.enabled && !r.stats.empty() && r.sim_end_ps > r.sim_start_ps) {
+    const EnergyMeter energy(r.stats.catalogue(), ssd.config());
+    r.power_average_w = energy.energy(r.stats).total() / r.seconds();
+  }
+  // Peak power: over the intervals wholly within the phase (the first one mostly holds the
+  // phase before's tail).
+  const double phase_start_s = double(r.sim_start_ps) / double(kPicosPerSec);
+  for (std::size_t row = first_row; row < m_samples.size(); ++row)
+    if (m_samples[row].start_s >= phase_start_s) r.power_peak_w = std::max(r.power_peak_w, m_samples[row].power_w);
   r.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   m_results.push_back(std::move(r));
   if (on_phase_done) on_phase_done(m_results.back());
@@ -329,6 +338,7 @@ const ScenarioRunner::SampleColumns& ScenarioRunner::sample_columns() {
   c->dirty_units = at("drive.controller.buffer.dirty_units");
   c->hit_rate = at("drive.controller.mapping_cache.hit_rate");
   c->die_busy = cat.matching(stat_path::kDieBusy);
+  if (ssd.config().power.enabled) c->energy = std::make_unique<EnergyMeter>(cat, ssd.config());
   m_columns = std::move(c);
   return *m_columns;
 }
@@ -383,6 +393,7 @@ void ScenarioRunner::on_sample() {
   if (hit_rate >= 0) s.map_hit_rate = hit_rate;  // NaN: no access
   s.buffer_dirty_units = static_cast<std::uint64_t>(d.level_at(col.dirty_units));
   s.die_busy = d.mean_busy_fraction_at(col.die_busy);
+  if (col.energy && dt > 0) s.power_w = col.energy->energy(d).total() / dt;
   const Histogram& latency = driver.interval_latency();
   s.latency_count = latency.count();
   if (s.latency_count) {

@@ -9,6 +9,7 @@
 
 #include "app/run/phase_meter.h"
 #include "app/run/phase_result.h"
+#include "app/run/power_report.h"
 #include "base/config/config.h"
 #include "base/config/scenario.h"
 #include "host/host_driver.h"
@@ -78,6 +79,7 @@ class ScenarioRunner : public sc_core::sc_module {
   struct SampleColumns {
     std::uint32_t ios, read_bytes, write_bytes, free_blocks, host_units, nand_units, gc_erases, dirty_units, hit_rate;
     std::vector<std::uint32_t> die_busy;
+    std::unique_ptr<EnergyMeter> energy;  // power.enabled
   };
   std::unique_ptr<SampleColumns> m_columns;
   const SampleColumns& sample_columns();

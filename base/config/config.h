@@ -76,6 +76,9 @@ struct NandConfig {
   // Not a key: the ECC decode time per read attempt the dies wait for, controller.ecc.decode when
   // errors are enabled, else 0 (set by FlashArray's owner, model/ssd.h).
   Picos t_decode_ps = 0;
+  // Not a key: the dies add up their array time per operation kind (power.enabled, for the
+  // energy of reads, programs and erases).
+  bool array_times = false;
 
   std::uint32_t dies() const { return channels * dies_per_channel; }
   std::uint32_t blocks_per_die() const { return planes_per_die * blocks_per_plane; }
@@ -154,9 +157,35 @@ struct ControllerConfig {
   HybridConfig hybrid;
 };
 
+// SATA link power management (host.link_pm): the link enters Partial, then Slumber, once it has
+// been idle with no command outstanding for the given times; the next command waits for the
+// exit (OOB COMWAKE and the PHY's return). Off (both 0): the link stays Active, as before.
+struct LinkPmConfig {
+  Picos partial_after_ps = 0;                // idle time before Partial; 0: never
+  Picos slumber_after_ps = 0;                // idle time before Slumber; 0: never
+  Picos partial_exit_ps = 10 * kPicosPerUs;  // drive_params.cpp cites both (SATA 2.6 maxima)
+  Picos slumber_exit_ps = 10 * kPicosPerMs;
+  bool enabled() const { return partial_after_ps || slumber_after_ps; }
+};
+
 struct HostConfig {
   std::uint64_t sata_line_bps = 3000000000ULL;  // 1.5, 3 or 6 Gb/s line rate, 8b/10b coded
   std::uint32_t ncq_tags = 32;                  // 1..32; 1 = no NCQ
+  LinkPmConfig link_pm;
+};
+
+// The drive's power (power.*): energy per NAND operation and bus transfer from datasheet currents,
+// the controller's and DRAM's idle and active power, the SATA PHY per link state. Computed from
+// what the drive did (app/run/power.h): no simulated time, no effect on timing. Every default is
+// cited or marked assumed in drive_params.cpp.
+struct PowerConfig {
+  bool enabled = false;
+  double nand_vcc_v = 3.3;
+  double nand_read_ma = 15, nand_program_ma = 15, nand_erase_ma = 15, nand_io_ma = 15;
+  double nand_standby_ma = 0.01;
+  double controller_idle_w = 0.25, controller_active_w = 0.05, controller_nj_per_byte = 1.0;
+  double dram_idle_w = 0.05, dram_nj_per_byte = 0.2;
+  double link_active_w = 0.1, link_partial_w = 0.05, link_slumber_w = 0.01;
 };
 
 struct DriveConfig {
@@ -166,10 +195,12 @@ struct DriveConfig {
   NandConfig nand;
   ControllerConfig controller;
   HostConfig host;
+  PowerConfig power;
   // The flash array's config: `nand` with the ECC decode time its dies wait for (bit errors on).
   NandConfig flash_config() const {
     NandConfig n = nand;
     n.t_decode_ps = nand.errors.enabled ? controller.ecc.decode_ps : 0;
+    n.array_times = power.enabled;
     return n;
   }
 };

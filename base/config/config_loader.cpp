@@ -71,6 +71,7 @@ class DriveParser {
   void check_hybrid(const YAML::Node& controller);
   void check_ecc(const YAML::Node& controller);
   void check_bad_blocks(const YAML::Node& controller);
+  void check_link_pm(const YAML::Node& link_pm);
   [[noreturn]] void fail_cross(const YAML::Node& map, const std::string& map_path, const char* key,
                                const std::vector<std::string>& others, const std::string& message) const;
 
@@ -121,6 +122,7 @@ void DriveParser::set_defaults(const std::string& path) {
 
 void DriveParser::check_section(const YAML::Node& node, const std::string& path) {
   if (path == "nand") check_geometry();
+  if (path == "host.link_pm") check_link_pm(node);
   if (path == "controller.gc") check_gc(node);
   if (path == "controller") check_controller(node);
 }
@@ -220,6 +222,16 @@ void DriveParser::check_bad_blocks(const YAML::Node& controller) {
   fail_cross(controller, "controller", "ftl", {"nand.bad_blocks.grown"},
              "grown bad blocks are retired by page mapping's GC; a hybrid FTL (controller.ftl: hybrid) does not "
              "retire blocks: use ftl: page or bad_blocks.grown: false");
+}
+
+// The link steps down: Partial first, then Slumber (a Slumber timer at or before Partial's would
+// never leave Partial any time).
+void DriveParser::check_link_pm(const YAML::Node& link_pm) {
+  const LinkPmConfig& pm = c_.host.link_pm;
+  if (pm.partial_after_ps && pm.slumber_after_ps && pm.slumber_after_ps <= pm.partial_after_ps)
+    fail_cross(link_pm, "host.link_pm", "slumber_after", {"host.link_pm.partial_after"},
+               "must be longer than partial_after (" + format_duration(pm.partial_after_ps) +
+                   "): the link enters Partial first, then Slumber");
 }
 
 void DriveParser::check_ecc(const YAML::Node& controller) {

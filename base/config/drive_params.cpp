@@ -241,6 +241,131 @@ void add_ftl_scheme(ParamTable& t) {
                            "the data block (false: such a log takes a full merge)"));
 }
 
+// SATA link power states (docs/power.md). The exit latencies are the SATA specification's maxima
+// (Serial ATA Revision 2.6, PHY power states: Partial shall exit within 10 us, Slumber within
+// 10 ms); real PHYs of 2009 took about what the specification allowed.
+void add_link_pm(ParamTable& t) {
+  using K = ParamKind;
+  t.push_back(make_param("host.link_pm", K::kSection)
+                  .desc_is("SATA link power management (HIPM/DIPM): Partial and Slumber after idle time with no "
+                           "command outstanding; the next command waits for the exit"));
+  t.push_back(make_param("host.link_pm.partial_after", K::kDuration, "duration")
+                  .def("0ps")
+                  .u64([](DriveConfig& c) -> std::uint64_t& { return c.host.link_pm.partial_after_ps; })
+                  .desc_is("idle time before the link enters Partial; 0 = never"));
+  t.push_back(make_param("host.link_pm.slumber_after", K::kDuration, "duration")
+                  .def("0ps")
+                  .u64([](DriveConfig& c) -> std::uint64_t& { return c.host.link_pm.slumber_after_ps; })
+                  .desc_is("idle time before the link enters Slumber (after Partial when both are set); 0 = never"));
+  t.push_back(make_param("host.link_pm.partial_exit", K::kDuration, "duration")
+                  .def("10us")
+                  .u64([](DriveConfig& c) -> std::uint64_t& { return c.host.link_pm.partial_exit_ps; })
+                  .desc_is("wake-up from Partial before a command can be sent (SATA 2.6 maximum)"));
+  t.push_back(make_param("host.link_pm.slumber_exit", K::kDuration, "duration")
+                  .def("10ms")
+                  .u64([](DriveConfig& c) -> std::uint64_t& { return c.host.link_pm.slumber_exit_ps; })
+                  .desc_is("wake-up from Slumber before a command can be sent (SATA 2.6 maximum)"));
+}
+
+template <double PowerConfig::*F>
+double& power_field(DriveConfig& c) {
+  return c.power.*F;
+}
+
+// The drive's power (docs/power.md). NAND currents: Samsung K9GAG08U0M (51 nm 16 Gb MLC, the
+// Vertex's and the default drive's generation) datasheet, DC and operating characteristics,
+// typical values at VCC 3.3 V: ICC1 page read with serial access 15 mA, ICC2 program 15 mA, ICC3
+// erase 15 mA, ISB2 CMOS standby 10 uA. The controller, DRAM and PHY figures are assumed (no 2009
+// vendor published them); presets calibrate the controller's to their drive's published idle and
+// active power.
+void add_power(ParamTable& t) {
+  using K = ParamKind;
+  t.push_back(make_param("power", K::kSection)
+                  .desc_is("the drive's power and energy: NAND operations and bus transfers from datasheet "
+                           "currents, controller, DRAM and SATA PHY; reported per phase, no effect on timing"));
+  t.push_back(make_param("power.enabled", K::kBool)
+                  .def("false")
+                  .flag([](DriveConfig& c) -> bool& { return c.power.enabled; })
+                  .desc_is("report power and energy per phase (summary.json, console, time series, report)"));
+  t.push_back(make_param("power.nand", K::kSection).desc_is("per die: supply voltage and datasheet currents"));
+  t.push_back(make_param("power.nand.vcc", K::kNumber, "V")
+                  .def("3.3")
+                  .real_range(0.0, 1000.0, false)
+                  .real(&power_field<&PowerConfig::nand_vcc_v>)
+                  .desc_is("supply voltage of the dies"));
+  t.push_back(make_param("power.nand.read_current", K::kNumber, "mA")
+                  .def("15")
+                  .real_range(0.0, 1000.0, false)
+                  .real(&power_field<&PowerConfig::nand_read_ma>)
+                  .desc_is("during a read's array time (tR, each retry's too; datasheet ICC1)"));
+  t.push_back(make_param("power.nand.program_current", K::kNumber, "mA")
+                  .def("15")
+                  .real_range(0.0, 1000.0, false)
+                  .real(&power_field<&PowerConfig::nand_program_ma>)
+                  .desc_is("during a program's array time (tPROG; datasheet ICC2)"));
+  t.push_back(make_param("power.nand.erase_current", K::kNumber, "mA")
+                  .def("15")
+                  .real_range(0.0, 1000.0, false)
+                  .real(&power_field<&PowerConfig::nand_erase_ma>)
+                  .desc_is("during an erase (tBERS; datasheet ICC3)"));
+  t.push_back(make_param("power.nand.io_current", K::kNumber, "mA")
+                  .def("15")
+                  .real_range(0.0, 1000.0, false)
+                  .real(&power_field<&PowerConfig::nand_io_ma>)
+                  .desc_is("while the die's channel bus carries its commands or data (serial access, ICC1)"));
+  t.push_back(make_param("power.nand.standby_current", K::kNumber, "mA")
+                  .def("0.01")
+                  .real_range(0.0, 1000.0, false)
+                  .real(&power_field<&PowerConfig::nand_standby_ma>)
+                  .desc_is("per die, always (CMOS standby, datasheet ISB2)"));
+  t.push_back(
+      make_param("power.controller", K::kSection)
+          .desc_is("the controller chip (assumed; presets calibrate idle and energy per byte to published figures)"));
+  t.push_back(make_param("power.controller.idle", K::kNumber, "W")
+                  .def("0.25")
+                  .real_range(0.0, 1000.0, false)
+                  .real(&power_field<&PowerConfig::controller_idle_w>)
+                  .desc_is("always (clocks, leakage, its NAND and host interfaces idle)"));
+  t.push_back(make_param("power.controller.active", K::kNumber, "W")
+                  .def("0.05")
+                  .real_range(0.0, 1000.0, false)
+                  .real(&power_field<&PowerConfig::controller_active_w>)
+                  .desc_is("added while the firmware CPU is busy (its busy time)"));
+  t.push_back(make_param("power.controller.energy_per_byte", K::kNumber, "nJ")
+                  .def("1")
+                  .real_range(0.0, 1000.0, false)
+                  .real(&power_field<&PowerConfig::controller_nj_per_byte>)
+                  .desc_is("per byte through its data path (host and flash interfaces, ECC, DMA): host data in and "
+                           "out, flash pages in and out"));
+  t.push_back(make_param("power.dram", K::kSection).desc_is("the controller's DRAM (assumed)"));
+  t.push_back(make_param("power.dram.idle", K::kNumber, "W")
+                  .def("0.05")
+                  .real_range(0.0, 1000.0, false)
+                  .real(&power_field<&PowerConfig::dram_idle_w>)
+                  .desc_is("always (refresh and standby)"));
+  t.push_back(make_param("power.dram.energy_per_byte", K::kNumber, "nJ")
+                  .def("0.2")
+                  .real_range(0.0, 1000.0, false)
+                  .real(&power_field<&PowerConfig::dram_nj_per_byte>)
+                  .desc_is("per byte through the DRAM: host data in and out, flash pages in and out"));
+  t.push_back(make_param("power.link", K::kSection).desc_is("the drive's SATA PHY per link state (assumed)"));
+  t.push_back(make_param("power.link.active", K::kNumber, "W")
+                  .def("0.1")
+                  .real_range(0.0, 1000.0, false)
+                  .real(&power_field<&PowerConfig::link_active_w>)
+                  .desc_is("link Active (sending or idling with SYNC/ALIGN)"));
+  t.push_back(make_param("power.link.partial", K::kNumber, "W")
+                  .def("0.05")
+                  .real_range(0.0, 1000.0, false)
+                  .real(&power_field<&PowerConfig::link_partial_w>)
+                  .desc_is("link in Partial (host.link_pm)"));
+  t.push_back(make_param("power.link.slumber", K::kNumber, "W")
+                  .def("0.01")
+                  .real_range(0.0, 1000.0, false)
+                  .real(&power_field<&PowerConfig::link_slumber_w>)
+                  .desc_is("link in Slumber (host.link_pm)"));
+}
+
 void add_gc_and_host(ParamTable& t) {
   using K = ParamKind;
   t.push_back(make_param("controller.gc", K::kSection).desc_is("garbage collection"));
@@ -374,6 +499,7 @@ void add_gc_and_host(ParamTable& t) {
                   .range(1, 32)
                   .u32([](DriveConfig& c) -> std::uint32_t& { return c.host.ncq_tags; })
                   .desc_is("NCQ tags the host uses; 1 = no NCQ"));
+  add_link_pm(t);
 }
 
 ParamTable build_drive_table() {
@@ -381,6 +507,7 @@ ParamTable build_drive_table() {
   add_nand(t);
   add_controller(t);
   add_gc_and_host(t);
+  add_power(t);
   return t;
 }
 

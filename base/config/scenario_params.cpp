@@ -44,8 +44,8 @@ void add_phase(ParamTable& t) {
   t.push_back(make_param(p + ".expect", K::kSection, "",
                          "figures from the source documents, printed beside the simulated ones"));
   const std::vector<std::pair<std::string, std::string>> metrics = {
-      {"read_mbps", "MB/s"}, {"write_mbps", "MB/s"}, {"mbps", "MB/s"},    {"iops", "IO/s"},
-      {"seconds", "s"},      {"waf", "ratio"},       {"latency_us", "us"}};
+      {"read_mbps", "MB/s"}, {"write_mbps", "MB/s"}, {"mbps", "MB/s"},     {"iops", "IO/s"},
+      {"seconds", "s"},      {"waf", "ratio"},       {"latency_us", "us"}, {"power_w", "W"}};
   for (const auto& [metric, unit] : metrics)
     t.push_back(make_param(p + ".expect." + metric, K::kNumber, unit, "expected " + metric + " of the phase")
                     .real_range(0.0, std::numeric_limits<double>::infinity(), false)

@@ -30,6 +30,7 @@ enum class Part : std::uint8_t {
   kFlushWait,     // FLUSH CACHE: the buffer going to flash
   kReadRetry,     // the critical read's retry attempts (their commands, tR and data-outs)
   kEcc,           // the critical read's ECC decodes, one per attempt
+  kLinkWake,      // its command waited for the link to leave Partial or Slumber (host.link_pm)
   kCount
 };
 constexpr std::size_t kParts = static_cast<std::size_t>(Part::kCount);
@@ -43,7 +44,7 @@ inline const char* part_name(Part p) {
   static constexpr const char* kNames[kParts] = {
       "host_queue",   "link_wait", "link_transfer", "fw_queue",    "firmware",     "map_wait",
       "buffer_wait",  "staging",   "die_wait_host", "die_wait_gc", "die_wait_map", "bus_wait",
-      "bus_transfer", "array",     "flush_wait",    "read_retry",  "ecc"};
+      "bus_transfer", "array",     "flush_wait",    "read_retry",  "ecc",          "link_wake"};
   return kNames[static_cast<std::size_t>(p)];
 }
 
@@ -83,7 +84,8 @@ struct Anatomy {
   }
   Picos& operator[](Part p) { return part[static_cast<std::size_t>(p)]; }
   Picos operator[](Part p) const { return part[static_cast<std::size_t>(p)]; }
-  // A FIS of this request booked on the link: waited until `start`, on the wire until `end`.
+  // A FIS of this request booked on the link: waited until `start`, on the wire until `end`. (A
+  // command that woke the link was stamped kLinkWake up to the wake's end by the link itself.)
   void link(Picos start, Picos end) {
     to(Part::kLinkWait, start);
     to(Part::kLinkTransfer, end);

@@ -1,23 +1,71 @@
 #include "host/sata/sata_link.h"
 
+#include "base/core/anatomy.h"
 #include "base/time/timeline.h"
 #include "host/sata/sata_wire.h"
 
+#include <algorithm>
+#include <limits>
+
 namespace ssdlab {
+
+namespace {
+constexpr Picos kNever = std::numeric_limits<Picos>::max();
+}  // namespace
 
 SataLink::SataLink(sc_core::sc_module_name name, const HostConfig& config, Timeline& timeline)
     : sc_core::sc_module(name),
       m_line_bps(config.sata_line_bps),
       m_timeline(timeline),
       m_lane(timeline.add_lane()),
-      m_on_wire(64) {}
+      m_on_wire(64),
+      m_pm(config.link_pm),
+      m_pm_on(m_pm.enabled()) {}
 
 Picos SataLink::wire_time(const Fis& fis) const { return transfer_picos(fis_wire_bytes(fis), m_line_bps, 10); }
+
+std::pair<Picos, Picos> SataLink::low_power(Picos now) const {
+  if (!m_pm_on || m_outstanding || now <= m_idle_since) return {0, 0};
+  const Picos idle = now - m_idle_since;
+  const Picos partial_at = m_pm.partial_after_ps ? m_pm.partial_after_ps : kNever;
+  const Picos slumber_at = m_pm.slumber_after_ps ? m_pm.slumber_after_ps : kNever;
+  const Picos partial = idle > partial_at ? std::min(idle, slumber_at) - partial_at : 0;
+  const Picos slumber = idle > slumber_at ? idle - slumber_at : 0;
+  return {partial, slumber};
+}
+
+Picos SataLink::wake(Picos now) {
+  const auto [partial, slumber] = low_power(now);
+  m_stats.partial_ps += partial;
+  m_stats.slumber_ps += slumber;
+  Picos exit = 0;
+  if (slumber) {
+    exit = m_pm.slumber_exit_ps;
+    ++m_stats.slumber_wakes;
+  } else if (partial) {
+    exit = m_pm.partial_exit_ps;
+    ++m_stats.partial_wakes;
+  }
+  m_stats.wake_ps += exit;
+  return exit;
+}
 
 LinkBooking SataLink::transmit(const Fis& fis) {
   const Picos now = now_picos();
   const Picos t = wire_time(fis);
-  const Picos delivered = m_wire.reserve(now, t);
+  // Link power management: a command to an idle link first brings it back to Active (its
+  // anatomy charged the wait as kLinkWake); the device's FISes all belong to an outstanding
+  // command, so the link is Active for them.
+  Picos at = now;
+  if (m_pm_on && fis.kind == FisKind::kCommand) {
+    if (m_outstanding == 0) {
+      at += wake(now);
+      if (fis.anatomy && at > now) fis.anatomy->to(Part::kLinkWake, at);
+    }
+    ++m_outstanding;
+  }
+  const Picos delivered = m_wire.reserve(at, t);
+  if (m_pm_on && fis.kind == FisKind::kSetDeviceBits && --m_outstanding == 0) m_idle_since = delivered;
   ++m_stats.fises;
   m_stats.wire_bytes += fis_wire_bytes(fis);
   if (m_probe) m_probe->fis(fis, delivered - t, delivered);
@@ -35,6 +83,15 @@ void SataLink::register_stats(const StatGroup& link) const {
   link.counter("wire_bytes", m_stats.wire_bytes, "bytes", "bytes on the wire, both directions, FIS framing included");
   link.busy(
       "busy", [this] { return m_wire.busy_until(now_picos()); }, "time a FIS was on the wire");
+  if (!m_pm_on) return;
+  link.busy(
+      "partial", [this] { return partial_until(now_picos()); }, "time the link spent in Partial (host.link_pm)");
+  link.busy(
+      "slumber", [this] { return slumber_until(now_picos()); }, "time the link spent in Slumber (host.link_pm)");
+  link.counter("partial_wakes", m_stats.partial_wakes, "wake-ups", "commands that woke the link from Partial");
+  link.counter("slumber_wakes", m_stats.slumber_wakes, "wake-ups", "commands that woke the link from Slumber");
+  link.busy(
+      "waking", [this] { return m_stats.wake_ps; }, "time commands waited for the link to wake up");
 }
 
 void SataLink::on_timer(std::uint32_t) {

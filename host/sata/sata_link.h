@@ -11,10 +11,15 @@
 #include "base/time/timeline.h"
 #include "controller/sc/sata_if.h"
 
+#include <utility>
+
 namespace ssdlab {
 
 struct LinkStats {
   std::uint64_t fises = 0, wire_bytes = 0;
+  // Link power management (host.link_pm): wake-ups from each state, time in it up to the last wake.
+  std::uint64_t partial_wakes = 0, slumber_wakes = 0;
+  Picos partial_ps = 0, slumber_ps = 0, wake_ps = 0;
 };
 
 class SataLink : public sc_core::sc_module, public SataLinkIf, private TimerClient {
@@ -29,11 +34,21 @@ class SataLink : public sc_core::sc_module, public SataLinkIf, private TimerClie
   Picos wire_time(const Fis& fis) const;
   const LinkStats& stats() const { return m_stats; }
   Picos busy_ps() const { return m_wire.busy_ps(); }
-  // FIS count, wire bytes (8b/10b framing included) and busy time up to now.
+  // FIS count, wire bytes (8b/10b framing included) and busy time up to now; with link power
+  // management, the time in Partial and Slumber and the wake-ups.
   void register_stats(const StatGroup& link) const;
+  // Time in Partial and in Slumber up to `now` (the current idle stretch included).
+  Picos partial_until(Picos now) const { return m_stats.partial_ps + low_power(now).first; }
+  Picos slumber_until(Picos now) const { return m_stats.slumber_ps + low_power(now).second; }
 
  private:
   void on_timer(std::uint32_t what) override;  // the oldest FIS on the wire is delivered
+  // Of the idle stretch from m_idle_since to `now` (none while a command is outstanding; always
+  // none without link power management), the
+  // time in Partial and in Slumber.
+  std::pair<Picos, Picos> low_power(Picos now) const;
+  // A command to an idle link: the exit from the state it reached, as the time to wait.
+  Picos wake(Picos now);
 
   std::uint64_t m_line_bps;
   Timeline& m_timeline;
@@ -42,6 +57,10 @@ class SataLink : public sc_core::sc_module, public SataLinkIf, private TimerClie
   Calendar m_wire;        // one FIS on the wire at a time
   LinkStats m_stats;
   Probe* m_probe = nullptr;
+  LinkPmConfig m_pm;
+  bool m_pm_on;                     // m_pm.enabled(): tested per FIS
+  std::uint32_t m_outstanding = 0;  // commands sent and not completed (Set Device Bits delivered)
+  Picos m_idle_since = 0;           // when the last one completed
 };
 
 }  // namespace ssdlab

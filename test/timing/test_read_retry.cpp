@@ -14,13 +14,6 @@ using namespace ssdlab::test;
 
 namespace {
 
-struct Reads : Probe {
-  std::vector<IoRequest> done;
-  void command_done(const IoRequest& r) override {
-    if (r.command == AtaCommand::kReadFpdma) done.push_back(r);
-  }
-};
-
 PhaseSpec wear_phase(std::uint32_t pe, std::uint64_t retention_s) {
   PhaseSpec p;
   p.name = "wear";
@@ -40,7 +33,7 @@ DriveConfig worn_drive(bool errors, std::uint32_t levels, double scale = 1.0) {
 
 // QD1 4 KiB random reads of an idle, filled drive after `wear`: nothing queues anywhere.
 struct Run {
-  Reads reads;
+  ReadLog reads;
   std::uint64_t media_errors = 0, retries = 0, retried = 0, uncorrectable = 0;
   std::uint64_t phase_errors = 0;
   bool media = false;  // the controller has an error model (nand.errors.enabled)
@@ -159,7 +152,7 @@ TEST_CASE("A multi-page read with uncorrectable data fails once, and a partial w
   partial.job.io_size_set = true;
   partial.job.blockalign_bytes = 512;
   const ScenarioSpec s = scenario({erase_phase(), fast_precondition(100, 0, 3), wear_phase(1000, 0), big, partial});
-  Reads reads;
+  ReadLog reads;
   ScenarioRunner runner("unc", s, config);
   runner.ssd.add_probe(reads);
   sc_core::sc_start();

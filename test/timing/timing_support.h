@@ -6,8 +6,18 @@
 
 #include "app/run/run_scenario.h"
 #include "base/config/config_loader.h"
+#include "base/core/probe.h"
+#include "host/io_request.h"
 
 namespace ssdlab::test {
+
+// A probe keeping every completed read command's record, in completion order.
+struct ReadLog : Probe {
+  std::vector<IoRequest> done;
+  void command_done(const IoRequest& r) override {
+    if (r.command == AtaCommand::kReadFpdma) done.push_back(r);
+  }
+};
 
 // A drive YAML with the given body lines substituted into a compact default.
 inline DriveConfig drive_from_yaml(const std::string& yaml) { return parse_drive_config(yaml, "test-drive.yaml"); }
