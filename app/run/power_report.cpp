@@ -89,17 +89,15 @@ EnergyInputs EnergyMeter::inputs(const StatsDelta& d) const {
 }
 
 nlohmann::json power_json(const PhaseResult& r, const DriveConfig& config) {
-  if (!config.power.enabled || r.stats.empty()) return nullptr;
+  // An untimed phase (secure erase, precondition, wear) did its work outside simulated time: no
+  // power, and no energy (its bytes moved at no measured rate).
+  if (!config.power.enabled || r.stats.empty() || r.sim_end_ps == r.sim_start_ps) return nullptr;
   const EnergyMeter meter(r.stats.catalogue(), config);
   const EnergyInputs in = meter.inputs(r.stats);
   const EnergyParts e = energy_of(config.power, in);
   const double total = e.total();
   nlohmann::json j;
-  if (in.span_s > 0) {
-    j["average_w"] = total / in.span_s;
-  } else {
-    j["average_w"] = nullptr;  // an untimed phase (secure erase, precondition, wear): energy only
-  }
+  j["average_w"] = total / in.span_s;
   if (r.power_peak_w >= 0) {
     j["peak_w"] = r.power_peak_w;
   } else {

@@ -1,7 +1,7 @@
 // The drive's power and energy (power.*, docs/power.md): computed from what the drive did, as
 // its statistics recorded it, never from simulated time of its own.
 //
-// Energy of a span of time T (a phase, or one time-series interval), in five parts:
+// Energy of a span of time T (a phase, or one time-series interval), in six parts:
 // - NAND array: Vcc x (I_read x read array time + I_program x program array time + I_erase x
 //   erase time), the array times summed over the dies (each retry's tR included);
 // - NAND I/O: Vcc x I_io x the channel buses' busy time (commands and data, one die at a time);
@@ -65,8 +65,8 @@ class EnergyMeter {
 };
 
 // The phase's "power" object (summary.json): average and peak power, energy by part, energy per
-// request and per host megabyte, the link's power states; null when power is off or the phase
-// has no drive statistics.
+// request and per host megabyte, the link's power states; null when power is off, or the phase
+// took no simulated time or has no drive statistics.
 nlohmann::json power_json(const PhaseResult& r, const DriveConfig& config);
 // The console's power table (power.enabled): per timed phase average and peak power, energy,
 // energy per request, and the parts' shares.

@@ -286,6 +286,16 @@ void ScenarioRunner::leave_out_of_interval(const StatsDelta& untimed) {
 }
 
 void ScenarioRunner::run() {
+  // A power figure to compare needs power reported (else it would read NaN, silently).
+  for (const PhaseSpec& p : m_scenario.phases) {
+    for (const Expectation& e : p.expect) {
+      if (e.metric != "power_w" || ssd.config().power.enabled) continue;
+      m_error = m_scenario.path + ":" + std::to_string(p.line) + ": phase '" + p.name +
+                "': expect.power_w needs power.enabled (in the drive config, or overrides: {power.enabled: true})";
+      m_error_is_input = true;
+      return;
+    }
+  }
   m_sampling = true;
   m_last_sample = ssd.stats.snapshot(now_picos());
   m_sample_event.notify(to_sc_time(m_scenario.sample_interval_ps));

@@ -71,7 +71,8 @@ struct NandConfig {
   struct BadBlocks {
     bool grown = false;
     double end_of_life = 0.024;  // share of the blocks failed by the rated endurance
-    std::uint64_t seed = 1;      // of each block's erase count at failure
+    std::uint64_t seed = 1;      // of each block's erase count at failure, and of the factory bad blocks
+    double factory = 0;          // share of the blocks marked bad at shipment (never used)
   } bad_blocks;
   // Not a key: the ECC decode time per read attempt the dies wait for, controller.ecc.decode when
   // errors are enabled, else 0 (set by FlashArray's owner, model/ssd.h).
@@ -176,7 +177,7 @@ struct HostConfig {
 
 // The drive's power (power.*): energy per NAND operation and bus transfer from datasheet currents,
 // the controller's and DRAM's idle and active power, the SATA PHY per link state. Computed from
-// what the drive did (app/run/power.h): no simulated time, no effect on timing. Every default is
+// what the drive did (app/run/power_report.h): no simulated time, no effect on timing. Every default is
 // cited or marked assumed in drive_params.cpp.
 struct PowerConfig {
   bool enabled = false;

@@ -218,7 +218,12 @@ void DriveParser::check_controller(const YAML::Node& node) {
 // A codeword is read whole: it fits in a page (an ECC verdict counts the codewords a read moves).
 // Retired blocks leave a hybrid FTL's logical blocks without the data and log blocks it maps them to.
 void DriveParser::check_bad_blocks(const YAML::Node& controller) {
-  if (!c_.nand.bad_blocks.grown || c_.controller.ftl != FtlScheme::kHybrid) return;
+  const NandConfig::BadBlocks& bad = c_.nand.bad_blocks;
+  if (bad.factory > 0 && c_.controller.ftl == FtlScheme::kHybrid)
+    fail_cross(controller, "controller", "ftl", {"nand.bad_blocks.factory"},
+               "factory bad blocks are skipped by page mapping's allocator; the hybrid FTL (controller.ftl: "
+               "hybrid) maps logical blocks to fixed physical ones: use ftl: page or bad_blocks.factory: 0");
+  if (!bad.grown || c_.controller.ftl != FtlScheme::kHybrid) return;
   fail_cross(controller, "controller", "ftl", {"nand.bad_blocks.grown"},
              "grown bad blocks are retired by page mapping's GC; a hybrid FTL (controller.ftl: hybrid) does not "
              "retire blocks: use ftl: page or bad_blocks.grown: false");

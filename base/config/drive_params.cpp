@@ -134,6 +134,15 @@ void add_nand(ParamTable& t) {
                   .real([](DriveConfig& c) -> double& { return c.nand.bad_blocks.end_of_life; })
                   .desc_is("share of the blocks whose erase has failed by the rated endurance (nand.endurance); "
                            "failures grow as (erases / endurance)^4"));
+  // Initial invalid blocks: "the device may include invalid blocks when first shipped"; the same
+  // datasheet's valid-block minimum (3,996 of 4,096) counts them with those that develop in use,
+  // so together with end_of_life at most 2.4 % (Samsung K9GAG08U0M). Off by default.
+  t.push_back(make_param("nand.bad_blocks.factory", K::kNumber, "fraction")
+                  .def("0")
+                  .real_range(0.0, 0.5, false)
+                  .real([](DriveConfig& c) -> double& { return c.nand.bad_blocks.factory; })
+                  .desc_is("share of the blocks marked bad at shipment, placed by the seed: never used, they come "
+                           "out of the spare (page mapping only); 0 = none"));
   t.push_back(make_param("nand.bad_blocks.seed", K::kCount, "count")
                   .def("1")
                   .u64([](DriveConfig& c) -> std::uint64_t& { return c.nand.bad_blocks.seed; })

@@ -171,7 +171,7 @@ struct PreconditionPhase {
 
 // A figure from the source documents, printed beside the simulated one.
 struct Expectation {
-  std::string metric;  // read_mbps, write_mbps, mbps, iops, seconds, waf, latency_us
+  std::string metric;  // read_mbps, write_mbps, mbps, iops, seconds, waf, latency_us, power_w
   double value = 0;
 };
 

@@ -125,6 +125,7 @@ class Ftl : private FtlCore {
   using FtlCore::erase_count;
   using FtlCore::fails_at;
   using FtlCore::grows_bad_blocks;
+  using FtlCore::has_factory_bad_blocks;
   using FtlCore::is_bad;
   using FtlCore::is_closed;
   using FtlCore::is_free;

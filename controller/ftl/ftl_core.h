@@ -70,6 +70,7 @@ struct FtlStats {
   std::uint64_t wl_units_copied = 0;
   // Grown bad blocks (nand.bad_blocks.grown): blocks retired after a failed erase.
   std::uint64_t bad_blocks = 0;
+  std::uint64_t factory_bad_blocks = 0;  // nand.bad_blocks.factory: marked bad at shipment, never used
   std::uint64_t nand_units_programmed() const { return host_units_programmed + gc_units_copied + pad_units; }
 };
 
@@ -109,11 +110,12 @@ class FtlCore {
   // writes. Never set without nand.bad_blocks.grown.
   bool read_only() const { return m_read_only; }
   bool grows_bad_blocks() const { return !m_fail_at.empty(); }
+  bool has_factory_bad_blocks() const { return m_stats.factory_bad_blocks != 0; }
   // Grown bad blocks: no die can take another page: the drive is worn out, read-only.
   void turn_read_only() {
     if (!m_fail_at.empty()) m_read_only = true;
   }
-  // Good (not retired) blocks of the die with the fewest (grown bad blocks only).
+  // Good (not retired, not factory bad) blocks of the die with the fewest (with bad blocks only).
   std::uint32_t min_good_blocks() const {
     std::uint32_t most = 0;
     for (const std::uint32_t bad : m_die_bad) most = std::max(most, bad);
@@ -292,6 +294,8 @@ class FtlCore {
   // A block's erase failed: out of service for good; the die's spare checked.
   void retire(std::uint32_t die, std::uint32_t block);
   void init_bad_blocks(const DriveConfig& config);
+  // nand.bad_blocks.factory: blocks marked bad at shipment, placed by the seed.
+  void mark_factory_bad(const DriveConfig& config);
   // A block's count rose from erases - 1 to erases.
   void count_erase(std::uint32_t erases) {
     ++m_ec_sum;

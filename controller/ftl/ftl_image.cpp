@@ -255,8 +255,9 @@ void load_ftl_image(Ftl& ftl, const std::uint8_t* data, std::size_t size, const 
 // ---- Ftl ---------------------------------------------------------------------------------
 
 void Ftl::save(std::ostream& out) const {
-  if (m_stats.bad_blocks != 0)  // the format has no state for a retired block yet
-    throw std::invalid_argument("an image of a drive with retired (grown bad) blocks cannot be saved yet");
+  if (m_stats.bad_blocks != 0 || m_stats.factory_bad_blocks != 0)  // the format has no state for a bad block yet
+    throw std::invalid_argument(
+        "an image of a drive with bad blocks (grown or factory: nand.bad_blocks) cannot be saved yet");
   out.write(kFtlMagic, 8);
   for (const std::uint32_t field : {kByteOrder, kFormatVersion}) out.write(reinterpret_cast<const char*>(&field), 4);
   {  // geometry and policy: load() refuses a stream made for another drive

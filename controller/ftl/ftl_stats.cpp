@@ -56,11 +56,17 @@ void Ftl::register_stats(const StatGroup& g) const {
         "valid units read from cold blocks for relocation (GC reads: a unit the host overwrites before its copy is "
         "made is dropped, not copied)");
   }
-  if (grows_bad_blocks()) {  // nand.bad_blocks.grown (absent otherwise)
-    w.counter("bad_blocks", s.bad_blocks, "blocks", "blocks retired after a failed erase (grown bad blocks)");
+  if (has_factory_bad_blocks())  // nand.bad_blocks.factory (absent otherwise)
+    w.level(
+        "factory_bad_blocks", [this] { return double(stats().factory_bad_blocks); }, "blocks",
+        "blocks marked bad at shipment, never used");
+  if (grows_bad_blocks() || has_factory_bad_blocks()) {
     w.level(
         "good_blocks_min", [this] { return double(min_good_blocks()); }, "blocks",
-        "good (not retired) blocks of the die with the fewest");
+        "good (not retired, not factory bad) blocks of the die with the fewest");
+  }
+  if (grows_bad_blocks()) {  // nand.bad_blocks.grown (absent otherwise)
+    w.counter("bad_blocks", s.bad_blocks, "blocks", "blocks retired after a failed erase (grown bad blocks)");
     w.level(
         "read_only", [this] { return read_only() ? 1.0 : 0.0; }, "flag",
         "1 once a die's spare is used up: the drive takes no more writes");

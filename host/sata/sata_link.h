@@ -49,6 +49,8 @@ class SataLink : public sc_core::sc_module, public SataLinkIf, private TimerClie
   std::pair<Picos, Picos> low_power(Picos now) const;
   // A command to an idle link: the exit from the state it reached, as the time to wait.
   Picos wake(Picos now);
+  // Of the wake under way, the time after `now`.
+  Picos wake_ahead(Picos now) const { return m_wake_end > now ? m_wake_end - now : 0; }
 
   std::uint64_t m_line_bps;
   Timeline& m_timeline;
@@ -61,6 +63,7 @@ class SataLink : public sc_core::sc_module, public SataLinkIf, private TimerClie
   bool m_pm_on;                     // m_pm.enabled(): tested per FIS
   std::uint32_t m_outstanding = 0;  // commands sent and not completed (Set Device Bits delivered)
   Picos m_idle_since = 0;           // when the last one completed
+  Picos m_wake_end = 0;             // when the last wake-up ends
 };
 
 }  // namespace ssdlab

@@ -5,6 +5,7 @@
 // the same timing and no power figures.
 #include <catch2/catch.hpp>
 
+#include <array>
 #include <cmath>
 #include <nlohmann/json.hpp>
 
@@ -108,56 +109,100 @@ TEST_CASE("The energy of a span is each part's current or power times its time, 
   CHECK(i.total() == Approx(3.0 * 0.0005 * 4 + 0.2 + 0.05 + 0.1).epsilon(1e-12));
 }
 
-TEST_CASE("The dies' array times are the datasheet times of what they did, exactly, and feed the phase's power",
-          "[power]") {
-  const DriveConfig config = power_drive();
-  PhaseSpec write = job_phase("write", RwMode::kWrite, 131072, 8, percent(100));
-  write.job.io_size = bytes(8 << 20);
-  write.job.io_size_set = true;
-  PhaseSpec read = job_phase("read", RwMode::kRandRead, 4096, 4, bytes(8 << 20));
+namespace {
+
+// The array time of every flash op as the die timed it (array_start to array_end), by kind.
+struct ArrayTimes : Probe {
+  std::array<Picos, 3> ps{};
+  std::array<std::uint64_t, 3> ops{};
+  void nand_op(const NandOp& op, const OpTiming& t, const std::uint64_t*, std::uint32_t) override {
+    ps[std::size_t(op.kind)] += t.array_end - t.array_start;
+    ++ops[std::size_t(op.kind)];
+  }
+};
+
+double seconds(Picos ps) { return double(ps) / double(kPicosPerSec); }
+
+}  // namespace
+
+TEST_CASE(
+    "The dies' array times are the ones the dies timed, page types and GC erases included, and turning power "
+    "on changes no timing",
+    "[power]") {
+  // drive_yaml's MLC: tPROG 250 us (LSB) and 900 us (MSB); the overwrite phase makes GC erase.
+  DriveConfig on = drive_from_yaml(drive_yaml("2", "2", "32", "50us", "100MB/s", "3Gbps"));
+  on.power.enabled = true;
+  DriveConfig off = on;
+  off.power.enabled = false;
+  PhaseSpec fill = job_phase("fill", RwMode::kWrite, 131072, 8, percent(100));
+  PhaseSpec overwrite = job_phase("overwrite", RwMode::kRandWrite, 4096, 8, percent(100));
+  overwrite.job.io_size = percent(150);
+  overwrite.job.io_size_set = true;
+  PhaseSpec read = job_phase("read", RwMode::kRandRead, 4096, 4, percent(100));
   read.job.io_size = bytes(4 << 20);
   read.job.io_size_set = true;
-  const ScenarioSpec s = scenario({erase_phase(), write, read, idle_phase(kPicosPerSec / 10)});
-  ScenarioRunner runner("power", s, config);
-  sc_core::sc_start();
-  INFO(runner.error());
-  REQUIRE(runner.finished());
+  const ScenarioSpec s = scenario({erase_phase(), fill, overwrite, read, idle_phase(kPicosPerSec / 10)});
+  ScenarioRunner runner("power", s, on);
+  ScenarioRunner plain("plain", s, off);
+  ArrayTimes timed;
+  runner.ssd.add_probe(timed);
+  run_to_end({&runner, &plain});
   const std::vector<PhaseResult>& res = runner.results();
-  REQUIRE(res.size() == 4);
-  for (const PhaseResult& r : {res[1], res[2]}) {
-    const EnergyMeter meter(r.stats.catalogue(), config);
-    const EnergyInputs in = meter.inputs(r.stats);
-    std::uint64_t reads = 0, programs = 0, erases = 0;
-    for (std::uint32_t d = 0; d < config.nand.dies(); ++d) {
-      const std::string die = "drive.nand.channel[" + std::to_string(d % 2) + "].die[" + std::to_string(d / 2) + "].";
-      reads += r.stats.count(die + "reads");
-      programs += r.stats.count(die + "programs");
-      erases += r.stats.count(die + "erases");
-    }
+  REQUIRE(res.size() == 5);
+  EnergyInputs sum;
+  for (const PhaseResult& r : res) {
+    if (r.sim_end_ps == r.sim_start_ps) continue;
+    const EnergyInputs in = EnergyMeter(r.stats.catalogue(), on).inputs(r.stats);
+    sum.array_read_s += in.array_read_s;
+    sum.array_program_s += in.array_program_s;
+    sum.array_erase_s += in.array_erase_s;
     INFO(r.name);
-    CHECK(in.array_read_s == Approx(double(reads * config.nand.t_read_ps[0]) / double(kPicosPerSec)).epsilon(1e-12));
-    CHECK(in.array_program_s == Approx(double(programs * 600 * kPicosPerUs) / double(kPicosPerSec)).epsilon(1e-12));
-    CHECK(in.array_erase_s == Approx(double(erases * config.nand.t_erase_ps) / double(kPicosPerSec)).epsilon(1e-12));
     CHECK(in.span_s == Approx(r.seconds()).epsilon(1e-12));
-    CHECK(r.power_average_w == Approx(energy_of(config.power, in).total() / r.seconds()).epsilon(1e-12));
+    // The phase's average power is its parts' energy over its time.
+    const EnergyParts e = energy_of(on.power, in);
+    CHECK(r.power_average_w ==
+          Approx((e.nand_array + e.nand_io + e.nand_standby + e.controller + e.dram + e.link) / r.seconds())
+              .epsilon(1e-12));
     CHECK(r.metric("power_w") == r.power_average_w);
   }
-  CHECK(res[1].stats.count("drive.nand.channel[0].die[0].programs") > 0);
-  CHECK(res[2].stats.count("drive.nand.channel[0].die[0].reads") > 0);
-  // Work draws more than idling; idling draws what is drawn always (the link stays Active: no
-  // host.link_pm).
-  CHECK(res[1].power_average_w > res[3].power_average_w);
-  CHECK(res[2].power_average_w > res[3].power_average_w);
-  const PowerConfig& p = config.power;
-  const double always = p.nand_vcc_v * 1e-3 * p.nand_standby_ma * config.nand.dies() + p.controller_idle_w +
-                        p.dram_idle_w + p.link_active_w;
-  CHECK(res[3].power_average_w == Approx(always).epsilon(1e-9));
-  // summary.json's object holds the same figures.
-  const nlohmann::json j = power_json(res[1], config);
+  // Every op the dies timed, summed by the probe, is in the statistics, exactly.
+  CHECK(timed.ops[0] > 0);
+  CHECK(timed.ops[1] > 0);
+  CHECK(timed.ops[2] > 0);  // GC erased
+  CHECK(sum.array_read_s == Approx(seconds(timed.ps[0])).epsilon(1e-12));
+  CHECK(sum.array_program_s == Approx(seconds(timed.ps[1])).epsilon(1e-12));
+  CHECK(sum.array_erase_s == Approx(seconds(timed.ps[2])).epsilon(1e-12));
+  CHECK(timed.ps[2] == timed.ops[2] * on.nand.t_erase_ps);
+  // Both page types were programmed: the mean tPROG lies strictly between LSB's and MSB's.
+  CHECK(timed.ps[1] > timed.ops[1] * on.nand.t_prog_ps[0]);
+  CHECK(timed.ps[1] < timed.ops[1] * on.nand.t_prog_ps[1]);
+  // Work draws more than idling; idling draws what is drawn always (no host.link_pm: Active).
+  CHECK(res[1].power_average_w > res[4].power_average_w);
+  CHECK(res[3].power_average_w > res[4].power_average_w);
+  const PowerConfig& p = on.power;
+  const double always =
+      p.nand_vcc_v * 1e-3 * p.nand_standby_ma * on.nand.dies() + p.controller_idle_w + p.dram_idle_w + p.link_active_w;
+  CHECK(res[4].power_average_w == Approx(always).epsilon(1e-9));
+  // summary.json's object holds the same figures; an untimed phase has none.
+  const nlohmann::json j = power_json(res[1], on);
   CHECK(j["average_w"].get<double>() == Approx(res[1].power_average_w).epsilon(1e-12));
   CHECK(j["energy_j"].get<double>() == Approx(res[1].power_average_w * res[1].seconds()).epsilon(1e-12));
   CHECK(j["energy_per_io_uj"].get<double>() ==
         Approx(j["energy_j"].get<double>() / double(res[1].io.ios()) * 1e6).epsilon(1e-12));
+  CHECK(power_json(res[0], on).is_null());  // the secure erase
+  // Power is a reading: the drive without it did the same thing at the same times.
+  const std::vector<PhaseResult>& same = plain.results();
+  REQUIRE(same.size() == res.size());
+  for (std::size_t k = 0; k < res.size(); ++k) {
+    INFO(res[k].name);
+    CHECK(same[k].sim_start_ps == res[k].sim_start_ps);
+    CHECK(same[k].sim_end_ps == res[k].sim_end_ps);
+    CHECK(same[k].io.ios() == res[k].io.ios());
+    CHECK(same[k].io.latency()->mean() == res[k].io.latency()->mean());
+    CHECK(same[k].io.latency()->quantile(0.99) == res[k].io.latency()->quantile(0.99));
+    CHECK(same[k].gc_erases() == res[k].gc_erases());
+    CHECK(std::isnan(same[k].power_average_w));
+  }
 }
 
 namespace {
@@ -238,4 +283,41 @@ TEST_CASE("Link power management and power reporting off: the same reads, and no
   CHECK(r.phase.power_peak_w < 0);
   CHECK(power_json(r.phase, config).is_null());
   CHECK(r.link.partial_wakes + r.link.slumber_wakes == 0);
+}
+
+TEST_CASE("Power: at QD4 the batch's first command wakes the link and the others wait for the same wake",
+          "[power][link_pm]") {
+  DriveConfig config = power_drive();
+  config.host.link_pm.partial_after_ps = 100 * kPicosPerUs;
+  config.host.link_pm.slumber_after_ps = 2 * kPicosPerMs;
+  PhaseSpec reads = job_phase("qd4", RwMode::kRandRead, 4096, 4, percent(100));
+  reads.job.io_size = bytes(40 * 4096);
+  reads.job.io_size_set = true;
+  reads.job.thinktime_ps = 5 * kPicosPerMs;  // after each batch of 4: wait for them all, then think
+  reads.job.thinktime_blocks = 4;
+  const ScenarioSpec s = scenario({erase_phase(), fast_precondition(100, 0, 3), idle_phase(kPicosPerSec / 100), reads});
+  ReadLog log;
+  ScenarioRunner runner("power", s, config);
+  runner.ssd.add_probe(log);
+  sc_core::sc_start();
+  INFO(runner.error());
+  REQUIRE(runner.finished());
+  REQUIRE(log.done.size() == 40);
+  const PhaseResult& r = runner.results().back();
+  // Ten batches, ten wake-ups from Slumber; every request of a batch waited for its wake, the
+  // first the whole exit latency, the others what was left of it.
+  CHECK(r.stats.count("drive.link.slumber_wakes") == 10);
+  CHECK(r.stats.count("drive.link.partial_wakes") == 0);
+  std::uint64_t whole = 0;
+  for (const IoRequest& req : log.done) {
+    const Picos wake = req.anatomy[Part::kLinkWake];
+    CHECK(wake > 0);
+    CHECK(wake <= config.host.link_pm.slumber_exit_ps);
+    whole += wake == config.host.link_pm.slumber_exit_ps;
+    CHECK(req.anatomy.total() == req.completed_ps - req.issued_ps);
+  }
+  CHECK(whole >= 10);
+  // The wire's busy time is FISes only, the wakes apart.
+  CHECK(r.stats.busy_seconds("drive.link.busy") < 0.01);
+  CHECK(r.stats.busy_seconds("drive.link.waking") == Approx(10 * 0.01).epsilon(1e-9));
 }

@@ -157,7 +157,74 @@ TEST_CASE("grown bad blocks: a drive with retired blocks refuses an image, and p
   Ftl ftl(failing_drive());
   wear_out(ftl, 3000000, 1000000, 5);
   REQUIRE(ftl.stats().bad_blocks > 0);
-  CHECK_THROWS_WITH(ssdlab::test::image_of(ftl), Catch::Contains("retired"));
+  CHECK_THROWS_WITH(ssdlab::test::image_of(ftl), Catch::Contains("bad blocks"));
   FtlDriver driver(ftl);
   CHECK_THROWS_WITH(driver.write(0), Catch::Contains("read-only"));
+}
+
+namespace {
+
+// 4 dies x 256 blocks x 32 pages of one 4 KiB unit, 25 % spare, `share` of the blocks bad at
+// shipment.
+DriveConfig factory_drive(double share, std::uint64_t seed = 1) {
+  DriveConfig c = small_drive(2, 2, 256, 32, 4096, 0.25);
+  c.nand.bad_blocks.factory = share;
+  c.nand.bad_blocks.seed = seed;
+  return c;
+}
+
+}  // namespace
+
+TEST_CASE("factory bad blocks: their share holds, the seed places them, and they never hold data", "[bad_blocks]") {
+  Ftl ftl(factory_drive(0.05));
+  const std::vector<std::uint32_t> bad = bad_set(ftl);
+  // 1,024 blocks, 5 % bad: 51.2 expected, sigma 7.0; within 4 sigma.
+  CHECK(ftl.stats().factory_bad_blocks == bad.size());
+  CHECK(std::abs(double(bad.size()) - 51.2) < 4 * 7.0);
+  CHECK(ftl.has_factory_bad_blocks());
+  CHECK_FALSE(ftl.grows_bad_blocks());
+  CHECK(ftl.stats().bad_blocks == 0);  // none grown
+  std::uint32_t most = 0;
+  for (std::uint32_t die = 0; die < 4; ++die) {
+    std::uint32_t n = 0;
+    for (const std::uint32_t b : bad) n += ftl.geometry().die_of_block(b) == die;
+    most = std::max(most, n);
+  }
+  CHECK(ftl.min_good_blocks() == 256 - most);
+  CHECK(ftl.free_blocks_total() == 1024 - bad.size());
+  // Fill, then overwrite at random three times the user capacity: GC runs, no bad block is ever
+  // opened, and nothing is lost.
+  FtlDriver driver(ftl);
+  ssdlab::test::fill_sequentially(ftl, driver);
+  Rng rng(9);
+  for (std::uint64_t n = 0; n < 3 * ftl.user_units(); ++n) {
+    driver.write(static_cast<Lpn>(rng.below(ftl.user_units())));
+    if (n % 20000 == 0) REQUIRE(ftl.check_invariants().empty());
+  }
+  CHECK(ftl.stats().gc_erases > 0);
+  for (const std::uint32_t b : bad) {
+    INFO("block " << b);
+    CHECK(ftl.is_bad(b));
+    CHECK(ftl.valid_units(b) == 0);
+    CHECK(ftl.erase_count(b) == 0);  // never erased: never used
+  }
+  CHECK(bad_set(ftl) == bad);
+  // A secure erase keeps them out; the same seed marks the same blocks, another seed others.
+  ftl.secure_erase();
+  CHECK(bad_set(ftl) == bad);
+  CHECK(ftl.free_blocks_total() == 1024 - bad.size());
+  CHECK(bad_set(Ftl(factory_drive(0.05))) == bad);
+  CHECK(bad_set(Ftl(factory_drive(0.05, 2))) != bad);
+  // Off: none.
+  CHECK(bad_set(Ftl(factory_drive(0))).empty());
+}
+
+TEST_CASE("factory bad blocks: a die left without room for its data and GC's reserve is refused, naming the key",
+          "[bad_blocks]") {
+  CHECK_THROWS_WITH(Ftl(factory_drive(0.3)),
+                    Catch::Contains("nand.bad_blocks.factory") && Catch::Contains("good blocks"));
+  // An image cannot hold them yet: refused by name.
+  Ftl ftl(factory_drive(0.02));
+  REQUIRE(ftl.has_factory_bad_blocks());
+  CHECK_THROWS_WITH(ssdlab::test::image_of(ftl), Catch::Contains("bad blocks"));
 }
