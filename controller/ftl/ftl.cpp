@@ -80,9 +80,11 @@ void FtlCore::mark_factory_bad(const DriveConfig& config) {
   // point's): below `factory` it was marked bad at shipment.
   const double f = config.nand.bad_blocks.factory;
   m_die_bad.assign(m_geo.dies, 0);
+  m_factory_bad.assign(m_geo.blocks, 0);
   for (std::uint32_t b = 0; b < m_geo.blocks; ++b) {
     if (page_quantile(config.nand.bad_blocks.seed, b, 0xfffffffeu, 0) >= f) continue;
     m_state[b] = BlockState::kBad;
+    m_factory_bad[b] = 1;
     ++m_die_bad[m_geo.die_of_block(b)];
     ++m_stats.factory_bad_blocks;
   }
@@ -160,23 +162,34 @@ void FtlCore::erase_tables() {
 }
 
 void FtlCore::add_wear(std::uint32_t pe_cycles) {
-  for (std::uint32_t& e : m_erase_count) e = std::min<std::uint64_t>(std::uint64_t(e) + pe_cycles, kMaxEraseCount);
+  for (std::uint32_t b = 0; b < m_geo.blocks; ++b) {
+    if (!m_factory_bad.empty() && m_factory_bad[b]) continue;  // never cycled
+    m_erase_count[b] = static_cast<std::uint32_t>(
+        std::min<std::uint64_t>(std::uint64_t(m_erase_count[b]) + pe_cycles, kMaxEraseCount));
+  }
   rebuild_wear();
 }
 
 void FtlCore::rebuild_wear() {
   // The distribution of the new counts. The highest count's rise counts, a drop (a fresher
   // image) does not.
+  // Factory bad blocks are left out: never erased, they would hold the minimum at 0.
+  const auto counted = [this](std::uint32_t b) { return m_factory_bad.empty() || !m_factory_bad[b]; };
   std::uint32_t hi = 0, lo = ~0u;
   m_ec_sum = 0;
-  for (const std::uint32_t e : m_erase_count) {
+  m_wear_blocks = 0;
+  for (std::uint32_t b = 0; b < m_geo.blocks; ++b) {
+    if (!counted(b)) continue;
+    const std::uint32_t e = m_erase_count[b];
     hi = std::max(hi, e);
     lo = std::min(lo, e);
     m_ec_sum += e;
+    ++m_wear_blocks;
   }
   m_ec_blocks.assign(std::size_t(hi) + 1, 0);
-  for (const std::uint32_t e : m_erase_count) ++m_ec_blocks[e];
-  m_ec_min = m_erase_count.empty() ? 0 : lo;
+  for (std::uint32_t b = 0; b < m_geo.blocks; ++b)
+    if (counted(b)) ++m_ec_blocks[m_erase_count[b]];
+  m_ec_min = m_wear_blocks == 0 ? 0 : lo;
   if (hi > m_max_erases) m_max_rises += hi - m_max_erases;
   m_max_erases = hi;
   if (!m_dynamic_wl) return;

@@ -110,7 +110,8 @@ class FtlCore {
   // writes. Never set without nand.bad_blocks.grown.
   bool read_only() const { return m_read_only; }
   bool grows_bad_blocks() const { return !m_fail_at.empty(); }
-  bool has_factory_bad_blocks() const { return m_stats.factory_bad_blocks != 0; }
+  // nand.bad_blocks.factory > 0 (whether or not the hash marked any block: the same statistics).
+  bool has_factory_bad_blocks() const { return !m_factory_bad.empty(); }
   // Grown bad blocks: no die can take another page: the drive is worn out, read-only.
   void turn_read_only() {
     if (!m_fail_at.empty()) m_read_only = true;
@@ -128,7 +129,7 @@ class FtlCore {
     WearSummary w;
     w.min = m_ec_min;
     w.max = m_max_erases;
-    w.mean = m_erase_count.empty() ? 0.0 : double(m_ec_sum) / double(m_erase_count.size());
+    w.mean = m_wear_blocks == 0 ? 0.0 : double(m_ec_sum) / double(m_wear_blocks);
     w.endurance = m_endurance;
     return w;
   }
@@ -291,6 +292,10 @@ class FtlCore {
   std::vector<std::uint32_t> m_die_bad;
   std::uint32_t m_retire_floor = 0;
   bool m_read_only = false;
+  // nand.bad_blocks.factory (empty without): per block, marked bad at shipment. Such a block is
+  // outside the drive's wear: never erased, not in the erase-count statistics.
+  std::vector<std::uint8_t> m_factory_bad;
+  std::uint32_t m_wear_blocks = 0;  // the blocks the erase-count statistics cover
   // A block's erase failed: out of service for good; the die's spare checked.
   void retire(std::uint32_t die, std::uint32_t block);
   void init_bad_blocks(const DriveConfig& config);

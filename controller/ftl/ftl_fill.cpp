@@ -57,7 +57,9 @@ std::uint64_t Ftl::fill_fresh_pages(Lpn first, std::uint64_t pages, std::uint32_
   // write buffer (the host's units written exceed those programmed by at least the LPNs still
   // buffered), so none of the LPNs to be written needs checking.
   bool nothing_mapped = m_stats.host_units_written == m_stats.host_units_programmed;
-  for (const DieState& d : m_dies) nothing_mapped = nothing_mapped && d.free_count == m_geo.blocks_per_die;
+  for (std::uint32_t die = 0; die < m_geo.dies; ++die)  // every good block free
+    nothing_mapped =
+        nothing_mapped && m_dies[die].free_count + (m_die_bad.empty() ? 0 : m_die_bad[die]) == m_geo.blocks_per_die;
   const std::uint64_t sequence0 = m_sequence;
   std::uint64_t done = 0;
   // Whole rounds, each die's pages of them in one run: as many rounds as every die's open (or
