@@ -110,6 +110,25 @@ void print_drive_info(std::ostream& out, const DriveConfig& c) {
           << format_duration(pm.slumber_exit_ps) << ")";
     out << "\n";
   }
+  // The SLC cache (docs/slc-cache.md): its blocks, and the dies' write ceiling while it takes
+  // the host's pages (LSB programs only) against the full-block one above.
+  const SlcCacheConfig& slc = c.controller.slc_cache;
+  if (slc.mode != SlcCacheMode::kOff) {
+    const std::uint32_t types = n.page_types();
+    const std::uint64_t slc_block = std::uint64_t((n.pages_per_block + types - 1) / types) * n.page_size_bytes;
+    const std::uint64_t per_die = (slc.size_bytes + slc_block * n.dies() - 1) / (slc_block * n.dies());
+    const double page = n.page_size_bytes;
+    const double slc_write =
+        n.dies() * page / (seconds(n.t_cmd_ps) + page / double(n.bus_bytes_per_s) + seconds(n.t_prog_ps[0])) / 1e6;
+    std::snprintf(buf, sizeof buf,
+                  "SLC cache        %s, %s: %llu SLC-mode blocks/die of %s (LSB pages only); dies write %.1f MB/s "
+                  "into it (seq write %.1f), %.1f beyond it; %s\n",
+                  to_string(slc.mode), format_size(std::uint64_t(per_die) * slc_block * n.dies()).c_str(),
+                  static_cast<unsigned long long>(per_die), format_size(slc_block).c_str(), slc_write,
+                  std::min({d.link_write_mbps, d.bus_write_mbps, slc_write}), d.die_write_mbps,
+                  slc.idle_fold ? "folded in idle time and by GC" : "folded by GC only");
+    out << buf;
+  }
 }
 
 }  // namespace ssdlab

@@ -55,6 +55,18 @@ const char* to_string(WearLeveling mode) {
   return "none";
 }
 
+const char* to_string(SlcCacheMode mode) {
+  switch (mode) {
+    case SlcCacheMode::kStatic:
+      return "static";
+    case SlcCacheMode::kDynamic:
+      return "dynamic";
+    case SlcCacheMode::kOff:
+      break;
+  }
+  return "off";
+}
+
 std::uint32_t NandConfig::rated_endurance() const {
   if (endurance_pe != 0) return endurance_pe;
   // Rated P/E cycles of the era's NAND when a preset gives none: SLC 100,000 (Micron

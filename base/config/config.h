@@ -25,6 +25,10 @@ enum class ReadPriority { kOff, kOverGc, kOverAll };
 // passes a threshold, so that its block returns to use).
 enum class WearLeveling { kNone, kDynamic, kStatic };
 
+// An SLC-mode write cache on MLC/TLC NAND (controller.slc_cache): off, a fixed number of blocks
+// per die (static, carved from the spare), or as many as the free pool can spare (dynamic).
+enum class SlcCacheMode { kOff, kStatic, kDynamic };
+
 // Which FTL maps the drive: page mapping (every unit anywhere), or a hybrid log-block FTL
 // (controller/ftl/hybrid/hybrid_map.h): block-mapped data blocks and a pool of page-mapped log blocks.
 enum class FtlScheme { kPage, kHybrid };
@@ -38,6 +42,7 @@ const char* to_string(GcDestination);
 const char* to_string(GcRelocation);
 const char* to_string(ReadPriority);
 const char* to_string(WearLeveling);
+const char* to_string(SlcCacheMode);
 const char* to_string(HybridScheme);
 
 struct NandConfig {
@@ -118,6 +123,14 @@ struct WearConfig {
   std::uint32_t threshold = 100;
 };
 
+// The SLC-mode cache (controller/ftl/ftl_core.h): host pages go to blocks programmed one bit per
+// cell (their LSB pages only) while the cache has room; GC folds them into full blocks.
+struct SlcCacheConfig {
+  SlcCacheMode mode = SlcCacheMode::kOff;
+  std::uint64_t size_bytes = 0;  // host data the cache holds, over all dies
+  bool idle_fold = true;         // fold the cache's blocks once the host is idle (gc.idle_delay)
+};
+
 struct SchedulerConfig {
   ReadPriority read_priority = ReadPriority::kOff;
 };
@@ -153,6 +166,7 @@ struct ControllerConfig {
   GcConfig gc;
   SchedulerConfig scheduler;
   WearConfig wear;
+  SlcCacheConfig slc_cache;
   EccConfig ecc;
   FtlScheme ftl = FtlScheme::kPage;
   HybridConfig hybrid;

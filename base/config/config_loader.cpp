@@ -69,6 +69,7 @@ class DriveParser {
   void derive_capacity(const YAML::Node& controller);
   void check_spare_blocks(const YAML::Node& controller);
   void check_hybrid(const YAML::Node& controller);
+  void check_slc_cache(const YAML::Node& controller);
   void check_ecc(const YAML::Node& controller);
   void check_bad_blocks(const YAML::Node& controller);
   void check_link_pm(const YAML::Node& link_pm);
@@ -211,6 +212,7 @@ void DriveParser::check_controller(const YAML::Node& node) {
   check_spare_blocks(node);
   check_wear(node);
   check_hybrid(node);
+  check_slc_cache(node);
   check_ecc(node);
   check_bad_blocks(node);
 }
@@ -448,6 +450,51 @@ void DriveParser::check_hybrid(const YAML::Node& controller) {
                               " log blocks per die; " + fits;
   fail_cross(hybrid ? hybrid : controller, hybrid ? "controller.hybrid" : "controller", hybrid ? "log_blocks" : "ftl",
              plus({"controller.ftl", "controller.hybrid.scheme", "controller.op"}, kGeometryKeys), message);
+}
+
+// controller.slc_cache: MLC or TLC NAND (an SLC-mode block is its LSB pages), page mapping with
+// separate GC blocks (GC's copies, the fold, go to full blocks), and a static cache's blocks out of
+// the spare beyond GC's needs.
+void DriveParser::check_slc_cache(const YAML::Node& controller) {
+  const ControllerConfig& ctl = c_.controller;
+  const SlcCacheConfig& slc = ctl.slc_cache;
+  if (slc.mode == SlcCacheMode::kOff) return;
+  const YAML::Node node = controller["slc_cache"];
+  const NandConfig& n = c_.nand;
+  if (n.page_types() < 2)
+    fail_cross(node, "controller.slc_cache", "mode", {"nand.cell"},
+               "an SLC cache programs MLC or TLC blocks one bit per cell; the NAND is already SLC: use mode: off");
+  if (ctl.ftl == FtlScheme::kHybrid)
+    fail_cross(node, "controller.slc_cache", "mode", {"controller.ftl"},
+               "the SLC cache is folded by page mapping's GC; a hybrid FTL (controller.ftl: hybrid) has none: use "
+               "ftl: page or mode: off");
+  if (ctl.gc.destination == GcDestination::kShared)
+    fail_cross(node, "controller.slc_cache", "mode", {"controller.gc.destination"},
+               "GC folds the cache's blocks into its own full blocks; with destination: shared its copies would go "
+               "back into the host's (SLC-mode) block: use destination: separate or mode: off");
+  if (slc.size_bytes == 0)
+    fail_cross(node, "controller.slc_cache", "size", {"controller.slc_cache.mode"},
+               "must be above 0 with mode: " + std::string(to_string(slc.mode)));
+  const std::uint64_t slc_block =
+      std::uint64_t((n.pages_per_block + n.page_types() - 1) / n.page_types()) * n.page_size_bytes;
+  const std::uint64_t per_die = (slc.size_bytes + slc_block * n.dies() - 1) / (slc_block * n.dies());
+  const std::uint64_t block_bytes = std::uint64_t(n.pages_per_block) * n.page_size_bytes;
+  const std::uint64_t used = (ctl.user_bytes + block_bytes - 1) / block_bytes;
+  const std::uint64_t spare = (n.blocks() - used) / n.dies();
+  const std::uint64_t gc_needs = std::uint64_t(ctl.gc.free_blocks_high) + 2;
+  // A full static cache holds per_die / types blocks of data in per_die blocks.
+  const std::uint64_t extra = slc.mode == SlcCacheMode::kStatic ? per_die - per_die / n.page_types() : 0;
+  const std::uint64_t room = spare > gc_needs ? spare - gc_needs : 0;
+  if (per_die <= n.blocks_per_die() && extra <= room) return;
+  fail_cross(node, "controller.slc_cache", "size",
+             plus({"controller.op", "controller.gc.free_blocks_high"}, kGeometryKeys),
+             format_size(slc.size_bytes) + " is " + std::to_string(per_die) + " SLC-mode blocks per die (" +
+                 format_size(slc_block) + " each), " +
+                 (per_die > n.blocks_per_die()
+                      ? "more than a die's " + std::to_string(n.blocks_per_die()) + " blocks"
+                      : "and a full static cache takes " + std::to_string(extra) +
+                            " blocks per die beyond its data, more than the spare beyond GC's needs (" +
+                            std::to_string(room) + "): lower the size or raise controller.op"));
 }
 
 std::string page_times_yaml(const NandConfig& n, const std::array<Picos, 3>& times) {

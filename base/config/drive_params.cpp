@@ -472,6 +472,35 @@ void add_gc_and_host(ParamTable& t) {
                   .u32([](DriveConfig& c) -> std::uint32_t& { return c.controller.wear.threshold; })
                   .desc_is("static: the erase-count spread within a die that triggers a cold-block migration"));
 
+  // The SLC-mode cache. Samsung's Flex-MuxOneNAND datasheet (KFN8GH6Q4M, 2008, sec. 3.9) gives
+  // the same block 128 pages in MLC mode and 64 in SLC mode: one bit per cell, the LSB pages.
+  // FlexFS (Lee et al., USENIX ATC 2009) writes hot data to such SLC-mode blocks and migrates it
+  // to MLC blocks later, the scheme later drives called an SLC cache.
+  t.push_back(make_param("controller.slc_cache", K::kSection)
+                  .desc_is("an SLC-mode write cache on MLC/TLC NAND: host pages go to blocks programmed one bit per "
+                           "cell (their LSB pages only, at the LSB program time) while the cache has room; GC folds "
+                           "them into full blocks (page mapping)"));
+  t.push_back(
+      make_param("controller.slc_cache.mode", K::kChoice)
+          .def("off")
+          .pick({"off", "static", "dynamic"})
+          .choice([](DriveConfig& c, std::size_t i) { c.controller.slc_cache.mode = static_cast<SlcCacheMode>(i); },
+                  [](const DriveConfig& c) { return static_cast<std::size_t>(c.controller.slc_cache.mode); })
+          .desc_is("off; static: up to size in SLC-mode blocks, whatever the drive holds (carved from the spare); "
+                   "dynamic: the same, but only with free blocks beyond GC's free_blocks_high (the cache shrinks "
+                   "as the drive fills)"));
+  // Assumed: no 2009 drive had one (the first SLC caches came with TLC drives, 2012).
+  t.push_back(make_param("controller.slc_cache.size", K::kSize, "bytes")
+                  .def("0")
+                  .u64([](DriveConfig& c) -> std::uint64_t& { return c.controller.slc_cache.size_bytes; })
+                  .shows("> 0 with a mode; rounded up to whole SLC-mode blocks per die")
+                  .desc_is("host data the cache holds, over all dies"));
+  t.push_back(make_param("controller.slc_cache.idle_fold", K::kBool)
+                  .def("true")
+                  .flag([](DriveConfig& c) -> bool& { return c.controller.slc_cache.idle_fold; })
+                  .desc_is("fold the cache's blocks into full blocks once the host has been idle for gc.idle_delay "
+                           "(false: only when GC collects them)"));
+
   t.push_back(
       make_param("controller.ecc", K::kSection)
           .desc_is("the ECC engine (with nand.errors.enabled only): BCH strength per codeword and decode time"));

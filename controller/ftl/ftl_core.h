@@ -71,6 +71,12 @@ struct FtlStats {
   // Grown bad blocks (nand.bad_blocks.grown): blocks retired after a failed erase.
   std::uint64_t bad_blocks = 0;
   std::uint64_t factory_bad_blocks = 0;  // nand.bad_blocks.factory: marked bad at shipment, never used
+  // The SLC cache (controller.slc_cache): host units programmed into SLC-mode blocks, such blocks
+  // opened, collected (folded: by GC or in idle time) and the valid units read from them to fold.
+  std::uint64_t slc_units_written = 0;
+  std::uint64_t slc_blocks_opened = 0;
+  std::uint64_t slc_folds = 0;
+  std::uint64_t slc_fold_units = 0;
   std::uint64_t nand_units_programmed() const { return host_units_programmed + gc_units_copied + pad_units; }
 };
 
@@ -122,6 +128,21 @@ class FtlCore {
     for (const std::uint32_t bad : m_die_bad) most = std::max(most, bad);
     return m_geo.blocks_per_die - most;
   }
+  // The SLC cache (controller.slc_cache; all false / 0 when off): `block` is in SLC mode (one bit
+  // per cell: its pages are the LSB pages, every page_types-th), blocks per die it may hold, and
+  // the SLC-mode blocks `die` has now (open or closed, until erased).
+  bool slc_cache() const { return m_slc_limit != 0; }
+  bool is_slc(std::uint32_t block) const { return !m_slc_pos.empty() && m_slc_pos[block] != 0; }
+  std::uint32_t slc_limit() const { return m_slc_limit; }
+  std::uint32_t slc_blocks(std::uint32_t die) const {
+    return m_slc_limit ? static_cast<std::uint32_t>(m_slc_dies[die].size()) : 0;
+  }
+  std::uint64_t slc_blocks_total() const;
+  // The die's closed SLC-mode block with the fewest valid units (the next to fold), or -1; a scan
+  // of the die's cache blocks only.
+  std::int64_t fold_candidate(std::uint32_t die) const;
+  // Fold the cache's closed blocks in idle time (controller.slc_cache.idle_fold)?
+  bool idle_fold() const { return m_slc_idle_fold; }
   // The erase count at which `block`'s erase fails (grown bad blocks only).
   std::uint32_t fails_at(std::uint32_t block) const { return m_fail_at[block]; }
   // The erase counts now (kept up to date at every erase: no pass over the blocks).
@@ -166,6 +187,8 @@ class FtlCore {
   // far for relocation (counted as they are read).
   void wear_levelling_victim() { ++m_stats.wl_victims; }
   void wear_levelling_copies(std::uint64_t units) { m_stats.wl_units_copied += units; }
+  // GC read `units` valid units of an SLC-mode victim to fold them into a full block.
+  void fold_copies(std::uint64_t units) { m_stats.slc_fold_units += units; }
   // Programs one GC page of `count` relocated LPNs on the die's GC write point (a new block
   // from the free pool when needed: the host's reserve is for this). That is the die's GC block,
   // or with `destination: shared` the host's open block (a GC block left open by an image of a
@@ -204,6 +227,7 @@ class FtlCore {
   struct OpenBlock {
     std::int64_t block = -1;
     std::uint32_t next_page = 0;
+    std::uint32_t step = 1;  // pages from one programmed page to the next: page_types in SLC mode
   };
   struct DieState {  // the die's write points and free pool (its GC progress: the collector's)
     OpenBlock host, gc;
@@ -296,6 +320,22 @@ class FtlCore {
   // outside the drive's wear: never erased, not in the erase-count statistics.
   std::vector<std::uint8_t> m_factory_bad;
   std::uint32_t m_wear_blocks = 0;  // the blocks the erase-count statistics cover
+  // The SLC cache (controller.slc_cache; all empty or 0 when off): SLC-mode blocks a die may hold,
+  // the page step of such a block (page_types), whether only free blocks beyond m_slc_floor may
+  // join it (dynamic), per die its SLC-mode blocks, per block its place there + 1 (0: MLC mode).
+  std::uint32_t m_slc_limit = 0;
+  std::uint32_t m_slc_step = 1;
+  std::uint32_t m_slc_floor = 0;
+  bool m_slc_dynamic = false;
+  bool m_slc_idle_fold = false;
+  std::vector<std::vector<std::uint32_t>> m_slc_dies;
+  std::vector<std::uint32_t> m_slc_pos;
+  // The host's new block on `die` becomes an SLC-mode block if the cache has room there.
+  void enter_slc(std::uint32_t die, OpenBlock& open);
+  // `block` (SLC mode) was erased: it leaves the cache.
+  void leave_slc(std::uint32_t die, std::uint32_t block);
+  // Every block in MLC mode, the cache empty (the tables were reset or replaced).
+  void clear_slc();
   // A block's erase failed: out of service for good; the die's spare checked.
   void retire(std::uint32_t die, std::uint32_t block);
   void init_bad_blocks(const DriveConfig& config);

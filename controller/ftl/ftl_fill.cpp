@@ -40,7 +40,7 @@ bool Ftl::places_without_gc(std::uint32_t die) const {
 }
 
 std::uint64_t Ftl::fill_fresh_pages(Lpn first, std::uint64_t pages, std::uint32_t& next_die) {
-  if (m_hybrid || pages == 0) return 0;
+  if (m_hybrid || m_slc_limit || pages == 0) return 0;  // an SLC cache: the host's blocks are chosen per block
   const std::uint32_t upp = m_geo.units_per_page;
   const std::uint32_t ppb = m_geo.pages_per_block;
   const std::uint32_t dies = m_geo.dies;

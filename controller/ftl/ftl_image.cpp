@@ -258,6 +258,9 @@ void Ftl::save(std::ostream& out) const {
   if (m_stats.bad_blocks != 0 || m_stats.factory_bad_blocks != 0)  // the format has no state for a bad block yet
     throw std::invalid_argument(
         "an image of a drive with bad blocks (grown or factory: nand.bad_blocks) cannot be saved yet");
+  if (slc_blocks_total() != 0)  // nor for a block's SLC mode
+    throw std::invalid_argument(
+        "an image of a drive whose SLC cache holds blocks (controller.slc_cache) cannot be saved yet");
   out.write(kFtlMagic, 8);
   for (const std::uint32_t field : {kByteOrder, kFormatVersion}) out.write(reinterpret_cast<const char*>(&field), 4);
   {  // geometry and policy: load() refuses a stream made for another drive
@@ -583,6 +586,7 @@ void Ftl::load_checked(std::istream& in, const FtlLoadOptions& options, bool in_
     }
     corrupt("inconsistent state: " + broken);
   }
+  clear_slc();  // an image holds no SLC-mode block (save() refuses one)
   rebuild_wear();
 }
 

@@ -71,6 +71,19 @@ void Ftl::register_stats(const StatGroup& g) const {
         "read_only", [this] { return read_only() ? 1.0 : 0.0; }, "flag",
         "1 once a die's spare is used up: the drive takes no more writes");
   }
+  if (slc_cache()) {  // controller.slc_cache (absent otherwise)
+    const StatGroup c = g.group("slc");
+    c.counter("units_written", s.slc_units_written, "units", "host mapping units programmed into SLC-mode blocks");
+    c.counter("blocks_opened", s.slc_blocks_opened, "blocks", "host blocks opened in SLC mode");
+    c.counter("folds", s.slc_folds, "blocks", "SLC-mode blocks collected (folded into full blocks: by GC or idle)");
+    c.counter("fold_units", s.slc_fold_units, "units",
+              "valid units read from SLC-mode blocks to fold them (part of gc_units_copied)");
+    c.level(
+        "blocks", [this] { return double(slc_blocks_total()); }, "blocks", "SLC-mode blocks holding data now");
+    c.level(
+        "capacity_blocks", [this] { return double(slc_limit()) * geometry().dies; }, "blocks",
+        "SLC-mode blocks the cache may hold (controller.slc_cache.size)");
+  }
   if (m_hybrid) m_hybrid->register_stats(g.group("hybrid"));
   if (m_striped) {  // controller.gc.relocation: striped (absent otherwise: in_die results stay as they were)
     const StatGroup r = g.group("relocation");

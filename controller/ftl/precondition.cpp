@@ -151,6 +151,7 @@ std::string replication_blocker(const Ftl& ftl, const PreconditionSpec& spec, bo
   if (ftl.has_listener()) return "the drive keeps data, which every write must reach";
   if (ftl.grows_bad_blocks()) return "grown bad blocks fail block by block (nand.bad_blocks.grown)";
   if (ftl.has_factory_bad_blocks()) return "each die has its own factory bad blocks (nand.bad_blocks.factory)";
+  if (ftl.slc_cache()) return "each die's SLC cache follows its own free blocks (controller.slc_cache)";
   if (mapping_cache) return "the mapping cache is limited: its contents follow every write";
   if (ftl.free_blocks_total() != g.blocks) return "the drive already holds data";
   const std::uint32_t group = group_dies_for(spec, g.dies);

@@ -1,6 +1,7 @@
 // Idle-time (background) GC: once the host has been idle for gc.idle_delay, each idle die
-// collects victims a page of copies at a time until it has gc.idle_free_blocks free blocks;
-// a returning command stops it. Plain logic (the idle timer's state and the steps), owned by
+// collects victims a page of copies at a time until it has gc.idle_free_blocks free blocks, and
+// folds its SLC cache's closed blocks (controller.slc_cache.idle_fold); a returning command
+// stops it. Plain logic (the idle timer's state and the steps), owned by
 // the controller's SystemC module, which keeps the timer on the Timeline and submits the ops.
 #pragma once
 
@@ -13,11 +14,15 @@ namespace ssdlab {
 
 class BackgroundGc {
  public:
-  BackgroundGc(const GcConfig& config, std::uint32_t units_per_page)
-      : m_target_free(config.idle_free_blocks), m_idle_delay_ps(config.idle_delay_ps), m_step_units(units_per_page) {}
+  // `fold`: the SLC cache's blocks are folded in idle time too (controller.slc_cache.idle_fold).
+  BackgroundGc(const GcConfig& config, std::uint32_t units_per_page, bool fold = false)
+      : m_target_free(config.idle_free_blocks),
+        m_idle_delay_ps(config.idle_delay_ps),
+        m_step_units(units_per_page),
+        m_fold(fold) {}
 
-  // Configured at all (gc.idle_free_blocks > 0)?
-  bool enabled() const { return m_target_free != 0; }
+  // Configured at all (gc.idle_free_blocks > 0, or an SLC cache folded in idle time)?
+  bool enabled() const { return m_target_free != 0 || m_fold; }
   Picos idle_delay() const { return m_idle_delay_ps; }
   bool armed() const { return m_armed; }
   // Collecting: each die that runs out of queued work takes another step.
@@ -57,6 +62,7 @@ class BackgroundGc {
   std::uint32_t m_target_free;
   Picos m_idle_delay_ps;
   std::uint32_t m_step_units;
+  bool m_fold;
   bool m_armed = false;    // the idle timer is pending
   bool m_running = false;  // collecting
 };

@@ -15,8 +15,35 @@ void GarbageCollector::clear() {
   for (Die& d : m_dies) {
     d.victim = -1;
     d.pending.clear();
-    d.wear = d.after_wear = false;
+    d.wear = d.after_wear = d.fold = false;
   }
+}
+
+void GarbageCollector::begin(FtlCore& ftl, Die& d, std::uint32_t victim, std::uint32_t valid) {
+  const std::uint32_t units_per_block = ftl.geometry().units_per_block;
+  d.victim = victim;
+  d.victim_page = 0;
+  d.victim_valid_at_start = valid;
+  d.victim_invalid_at_start = units_per_block - valid;
+  d.credit = 0;
+  d.fold = ftl.is_slc(victim);
+}
+
+bool GarbageCollector::start_fold_victim(FtlCore& ftl, std::uint32_t die, std::vector<NandOp>& ops) {
+  // Its copies may need a new GC block: only with a free one (a die a failed erase emptied waits).
+  if (ftl.free_blocks(die) == 0) return false;
+  const std::int64_t block = ftl.fold_candidate(die);
+  if (block < 0) return false;
+  const auto victim = static_cast<std::uint32_t>(block);
+  const std::uint32_t valid = ftl.valid_units(victim);
+  ftl.victims().take(victim, valid);
+  ftl.start_collecting(victim);
+  if (valid == 0) {
+    ftl.erase_victim(die, victim, ops);
+    return true;
+  }
+  begin(ftl, m_dies[die], victim, valid);
+  return true;
 }
 
 bool GarbageCollector::start_wear_victim(FtlCore& ftl, std::uint32_t die, std::vector<NandOp>& ops) {
@@ -36,6 +63,7 @@ bool GarbageCollector::start_wear_victim(FtlCore& ftl, std::uint32_t die, std::v
   }
   d.victim = victim;
   d.wear = true;
+  d.fold = ftl.is_slc(victim);
   d.victim_page = 0;
   // The pace of its copies per host unit (valid / invalid at start, which add up to a block as
   // for any victim: the drive image checks it). A fully valid cold block (the usual case) gains
@@ -73,11 +101,7 @@ bool GarbageCollector::start_victim(FtlCore& ftl, std::uint32_t die, std::vector
       if (ftl.free_blocks(die) >= m_config.free_blocks_high) return true;
       continue;
     }
-    d.victim = victim;
-    d.victim_page = 0;
-    d.victim_valid_at_start = valid;
-    d.victim_invalid_at_start = units_per_block - valid;
-    d.credit = 0;
+    begin(ftl, d, victim, valid);
     return true;
   }
 }
@@ -138,6 +162,7 @@ void GarbageCollector::copy_from_victim(FtlCore& ftl, std::uint32_t die, std::ui
     while (d.pending.size() >= geo.units_per_page) program_gc_page<Striped>(ftl, die, geo.units_per_page, ops);
   }
   if (d.wear) ftl.wear_levelling_copies(copied);
+  if (d.fold) ftl.fold_copies(copied);
   if (d.victim_page < geo.pages_per_block) return;
   // The last part-filled GC page of this victim (a unit read but invalidated meanwhile, by a
   // host overwrite or a trim, is simply dropped).
@@ -146,7 +171,7 @@ void GarbageCollector::copy_from_victim(FtlCore& ftl, std::uint32_t die, std::ui
   if (ftl.valid_units(victim) != 0) throw std::logic_error("GC victim still holds valid units");
   ftl.erase_victim(die, victim, ops);
   d.victim = -1;
-  d.wear = false;
+  d.wear = d.fold = false;
   if (ftl.free_blocks(die) < m_config.free_blocks_high) start_victim(ftl, die, ops);
 }
 template void GarbageCollector::copy_from_victim<false>(FtlCore&, std::uint32_t, std::uint64_t, std::vector<NandOp>&);
@@ -177,6 +202,8 @@ bool GarbageCollector::background_collect(FtlCore& ftl, std::uint32_t die, std::
                                           std::uint32_t max_units, std::vector<NandOp>& ops) {
   Die& d = m_dies[die];
   const std::size_t before = ops.size();
+  // The SLC cache folds first (its blocks are what the host will want again when it returns).
+  if (d.victim < 0 && ftl.idle_fold() && start_fold_victim(ftl, die, ops) && d.victim < 0) return true;
   if (d.victim < 0) {
     if (ftl.free_blocks(die) >= target_free) return false;
     // Only a victim whose valid units fit in fewer pages than a block frees space: with several

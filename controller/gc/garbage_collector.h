@@ -14,6 +14,11 @@
 // whole victim at once (the host waits: its die is down to the reserve), background_collect() a
 // bounded step on an idle die.
 //
+// The SLC cache (controller.slc_cache): its blocks are ordinary victims (one holding a block's
+// worth of LSB pages counts its other pages as invalid, which is what collecting it gains);
+// GC's copies go to its own full (MLC/TLC) block, so collecting one folds it. In idle time
+// (slc_cache.idle_fold) each die folds its closed SLC-mode blocks, fewest valid units first.
+//
 // How it reaches the FTL: it keeps no pointer to it (an Ftl is copied and moved by value: an
 // image load that fails restores the copy), so each operation is given the FTL's tables it works
 // on, FtlCore (controller/ftl/ftl_core.h): their read-only queries (geometry, lookup, p2l,
@@ -51,6 +56,7 @@ class GarbageCollector {
     // in the padding after victim_page: the struct stays one cache line (72 bytes cost 20 %
     // on steady-state random writes).
     bool wear = false, after_wear = false;
+    bool fold = false;  // the victim is an SLC-mode block (controller.slc_cache): its copies fold it
     std::uint64_t victim_valid_at_start = 0, victim_invalid_at_start = 0, credit = 0;
     std::vector<Lpn> pending;  // units read from the victim, waiting to fill a GC page
   };
@@ -89,6 +95,11 @@ class GarbageCollector {
 
  private:
   bool start_victim(FtlCore& ftl, std::uint32_t die, std::vector<NandOp>& ops);
+  // The SLC cache: starts folding the die's closed SLC-mode block with the fewest valid units
+  // (idle time), if it has one.
+  bool start_fold_victim(FtlCore& ftl, std::uint32_t die, std::vector<NandOp>& ops);
+  // The victim in progress is `victim` (already taken and start_collecting'd) with `valid` units.
+  void begin(FtlCore& ftl, Die& d, std::uint32_t victim, std::uint32_t valid);
   // Static wear levelling: starts collecting the die's lagging cold block, if it has one.
   bool start_wear_victim(FtlCore& ftl, std::uint32_t die, std::vector<NandOp>& ops);
   // Relocates up to `max_units` valid units of the victim in progress; erases it when empty.

@@ -30,7 +30,8 @@ DeviceController::DeviceController(sc_core::sc_module_name name, const DriveConf
       m_read_spread(m_ftl.geometry().dies),
       m_gate(m_ftl.geometry().dies, config.controller.gc.relocation == GcRelocation::kStriped),
       m_map(m_ftl, map_config(config), m_stats),
-      m_background(config.controller.gc, m_ftl.geometry().units_per_page),
+      m_background(config.controller.gc, m_ftl.geometry().units_per_page,
+                   config.controller.slc_cache.mode != SlcCacheMode::kOff && config.controller.slc_cache.idle_fold),
       m_user_sectors(config.controller.user_bytes / kSectorBytes) {
   if (config.nand.errors.enabled) m_media = std::make_unique<MediaHealth>(config, m_ftl.geometry());
   m_submit_hooks = m_gate.on() || m_media;
