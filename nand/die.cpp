@@ -18,6 +18,8 @@ void Die::init(const NandConfig& config, Timeline& timeline, Channel& channel, D
   m_page_types = std::uint8_t(config.page_types());  // bits per cell: 1 to 3
   m_page_types_pow2 = (m_page_types & (m_page_types - 1)) == 0;
   m_array_times = config.array_times;
+  m_suspends = config.suspend.enabled();
+  if (m_suspends) m_suspension = std::make_unique<Suspended>();
 }
 
 void Die::set_memo(std::uint32_t bytes) {
@@ -31,12 +33,14 @@ void Die::set_batch_depth(std::uint32_t depth) {
 }
 
 Picos Die::busy_until_now() const {
-  return m_stats.busy_ps() + (m_phase != Phase::kIdle ? now_picos() - m_op_start : 0);
+  const Picos now = now_picos();  // a read under suspension starts after the latency (counted)
+  return m_stats.busy_ps() + (m_phase != Phase::kIdle && now > m_op_start ? now - m_op_start : 0);
 }
 
 Picos Die::busy_until_now(OpOrigin origin) const {
-  const bool running = m_phase != Phase::kIdle && m_current.origin == origin;
-  return m_stats.busy_by_origin_ps[std::size_t(origin)] + (running ? now_picos() - m_op_start : 0);
+  const Picos now = now_picos();
+  const bool running = m_phase != Phase::kIdle && m_current.origin == origin && now > m_op_start;
+  return m_stats.busy_by_origin_ps[std::size_t(origin)] + (running ? now - m_op_start : 0);
 }
 
 // Inlined: start() books every op, most of them alone (+4 % instructions on sequential writes
@@ -104,7 +108,8 @@ void Die::start(const NandOp& op, bool queued) {
     end = batch(now, end);
   }
   m_phase = Phase::kBusy;
-  m_timeline->at(m_lane, end, *this, 0);
+  m_op_end = end;
+  m_timeline->at(m_lane, end, *this, kOpEnd);
 }
 
 Picos Die::batch(Picos now, Picos end) {
@@ -129,12 +134,129 @@ Picos Die::batch(Picos now, Picos end) {
   return end;
 }
 
-void Die::on_timer(std::uint32_t) {
+void Die::on_timer(std::uint32_t what) {
+  if (__builtin_expect((what | m_stale) != 0, 0)) return on_suspend_timer(what);
   if (m_batched) {
     finish_batch();
   } else {
     finish();
   }
+}
+
+// ---- program/erase suspend (nand.suspend) ----
+
+bool Die::suspends_for(const NandOp& op) const {
+  if (op.kind != NandOpKind::kRead || op.origin == OpOrigin::kGc || !m_queue.empty() || m_batched ||
+      m_suspended != nullptr)
+    return false;
+  const NandConfig::Suspend& s = m_config->suspend;
+  const NandOp& cur = m_current;
+  Picos latency = 0;
+  if (cur.kind == NandOpKind::kErase && s.erase) {
+    latency = s.erase_latency_ps;
+  } else if (cur.kind == NandOpKind::kProgram && s.program) {
+    latency = s.program_latency_ps;
+  } else {
+    return false;  // a read, or suspend off for this kind
+  }
+  if (m_suspend_reads >= s.max_per_op) return false;
+  // In its array time (an erase's or a program's end is its array's end), with more than the
+  // latency left: a suspend during the command or data-in cycles, or at the very end, gains nothing.
+  const Picos now = now_picos();
+  return now >= m_op_end - array_time(cur) && m_op_end - now > latency;
+}
+
+void Die::suspend(const NandOp& read) {
+  const Picos now = now_picos();
+  const NandOp& cur = m_current;
+  const Picos latency =
+      cur.kind == NandOpKind::kErase ? m_config->suspend.erase_latency_ps : m_config->suspend.program_latency_ps;
+  const QueueStamp stamp = queue_stamp();  // the read waits behind the op up to now, then the latency
+  Suspended& s = *m_suspension;
+  s.op = cur;
+  s.end = m_op_end;
+  s.left = m_op_end - now;  // its array makes no progress during the latency
+  s.latency = latency;
+  s.timed = timed(cur);
+  if (s.timed) s.stamps = m_stamps[m_slot];
+  m_suspended = &s;
+  ++m_stale;  // its timer at m_op_end, on the lane, is now stale
+  ++m_stats.suspends;
+  // Its time so far and the latency are its busy time (the rest is counted when it ends).
+  m_stats.busy_by_origin_ps[std::size_t(cur.origin)] += now + latency - m_op_start;
+  start_in_suspension(read, stamp, now + latency);
+}
+
+void Die::start_in_suspension(const NandOp& op, const QueueStamp& queued, Picos at) {
+  ++m_suspend_reads;
+  m_current = op;
+  m_op_start = at;
+  Stamps* st = nullptr;
+  if (timed(op)) {
+    st = &m_stamps[m_slot = free_slot()];
+    st->queued = queued;
+  }
+  const Picos end = book(op, now_picos(), at, st);
+  m_phase = Phase::kBusy;
+  m_op_end = end;
+  m_timeline->at(end, *this, kSuspendedRead);  // lane 0: before the stale timer on the lane
+}
+
+void Die::resume() {
+  Suspended& s = *m_suspended;
+  m_suspended = nullptr;
+  const Picos now = now_picos();
+  const Picos end = now + s.left;
+  m_current = s.op;
+  m_op_start = now;
+  if (s.timed) {  // its times after the suspension move by what the suspension took
+    const Picos shift = end - s.end;
+    // finished_timing() takes the op's own time (end - start) off its origin's busy time to get
+    // that at its start; the reads' time inside it was counted as theirs (the host's), so it
+    // comes off the stamp too (unsigned: the difference is exact).
+    if (s.op.origin == OpOrigin::kGc) s.stamps.queued.gc -= shift - s.latency;
+    if (s.op.origin == OpOrigin::kMap) s.stamps.queued.map -= shift - s.latency;
+    m_stamps[m_slot = free_slot()] = s.stamps;
+    OpTiming& t = m_stamps[m_slot].times;
+    t.array_end += shift;
+    t.out_bus_start += shift;
+    t.out_end += shift;
+    t.finished += shift;
+  }
+  m_phase = Phase::kBusy;
+  m_op_end = end;
+  m_timeline->at(m_lane, end, *this, kResumedEnd);  // after the stale one: end > s.end
+}
+
+void Die::on_suspend_timer(std::uint32_t what) {
+  if (what != kSuspendedRead && m_stale) {  // a suspended op's end as it was: the lane's oldest
+    --m_stale;
+    return;
+  }
+  if (what == kResumedEnd) {  // the resumed op ends
+    m_suspend_reads = 0;
+    if (m_batched) {
+      finish_batch();
+    } else {
+      finish();
+    }
+    return;
+  }
+  // A read under suspension ends: the next queued host read goes too while the op's budget
+  // lasts, else the op resumes; the read is reported after (as finish() does).
+  const NandOp done = m_current;
+  m_finished = &m_stamps[m_slot];
+  account(done, now_picos() - m_op_start);
+  const bool more = !m_queue.empty() && m_queue.front().kind == NandOpKind::kRead &&
+                    m_queue.front().origin != OpOrigin::kGc && m_suspend_reads < m_config->suspend.max_per_op;
+  if (more) {
+    const NandOp next = m_queue.pop();
+    const QueueStamp stamp = timed(next) ? m_waits.pop() : QueueStamp{};
+    start_in_suspension(next, stamp, now_picos());
+  } else {
+    resume();
+  }
+  m_listener->die_done(done);
 }
 
 void Die::account(const NandOp& done, Picos busy) {

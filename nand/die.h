@@ -38,6 +38,7 @@ class Probe;
 struct DieStats {
   std::array<Picos, 3> busy_by_origin_ps{};  // host, GC and mapping-table ops (OpOrigin)
   std::uint64_t reads = 0, programs = 0, erases = 0;
+  std::uint64_t suspends = 0;  // erases and programs suspended for a host read (nand.suspend)
   // Array time per op kind (read attempts included), with NandConfig::array_times only.
   std::array<Picos, 3> array_ps{};
   Picos busy_ps() const { return busy_by_origin_ps[0] + busy_by_origin_ps[1] + busy_by_origin_ps[2]; }
@@ -59,6 +60,8 @@ class alignas(64) Die final : private TimerClient {
   void submit(const NandOp& op) {
     if (m_phase == Phase::kIdle) {
       start(op, false);  // the queue is empty whenever the die is idle
+    } else if (__builtin_expect(m_suspends, 0) && suspends_for(op)) {
+      suspend(op);
     } else {
       m_queue.push(op);
       if (timed(op)) m_waits.push(queue_stamp());
@@ -66,7 +69,9 @@ class alignas(64) Die final : private TimerClient {
   }
 
   // Ops queued or in progress (ops of a batch that ended before now count until the batch ends).
-  std::size_t queued() const { return m_queue.size() + m_batched + (m_phase != Phase::kIdle); }
+  std::size_t queued() const {
+    return m_queue.size() + m_batched + (m_phase != Phase::kIdle) + (m_suspended != nullptr);
+  }
   // GC batches: an untimed GC op (origin kGc, no kOpTimedBit) queued behind a GC op runs in the
   // same job, its transfers booked and its times computed when the job starts, as long as at
   // least `depth` ops stay queued behind each op whose completion is thereby reported late (at
@@ -108,10 +113,12 @@ class alignas(64) Die final : private TimerClient {
     // The die is busy when ops queue: the op in progress counts up to now.
     const Picos now = now_picos();
     QueueStamp s{now, m_stats.busy_by_origin_ps[1], m_stats.busy_by_origin_ps[2]};
+    // (A read under suspension starts after the suspend latency, already counted: nothing yet.)
+    const Picos running = now > m_op_start ? now - m_op_start : 0;
     if (m_current.origin == OpOrigin::kGc) {
-      s.gc += now - m_op_start;
+      s.gc += running;
     } else if (m_current.origin == OpOrigin::kMap) {
-      s.map += now - m_op_start;
+      s.map += running;
     }
     return s;
   }
@@ -132,6 +139,23 @@ class alignas(64) Die final : private TimerClient {
   Picos batch(Picos now, Picos end);
   bool batchable(const NandOp& op) const { return op.origin == OpOrigin::kGc && !(op.cookie & kOpTimedBit); }
   void on_timer(std::uint32_t what) override;
+  // Program/erase suspend (nand.suspend). Timers: 0 an op's end on the die's lane, 1 a read's
+  // under suspension (lane 0: it ends before the suspended op's timer, already on the lane, which
+  // goes stale), 2 a resumed op's end (on the lane, after the stale one).
+  enum : std::uint32_t { kOpEnd = 0, kSuspendedRead = 1, kResumedEnd = 2 };
+  // `op` (a host or mapping read) suspends the op in progress: nothing queued, no batch, an
+  // erase (program) with suspend on, in its array time with more than the latency left, and
+  // reads left of its max_per_op.
+  bool suspends_for(const NandOp& op) const;
+  void suspend(const NandOp& read);
+  // Starts `op` (a read) while an op is suspended, at `at`, its queue stamp `queued`.
+  void start_in_suspension(const NandOp& op, const QueueStamp& queued, Picos at);
+  void resume();
+  // The stamps slot a read under suspension or a resumed op takes: not the finished op's, whose
+  // listener may be running (it may have submitted the read that suspends). The op in progress's
+  // own slot is free then: a suspended op's stamps are saved in its Suspended.
+  std::uint8_t free_slot() const { return &m_stamps[m_slot] == m_finished ? m_slot ^ 1 : m_slot; }
+  [[gnu::noinline]] void on_suspend_timer(std::uint32_t what);
   void finish();
   void finish_batch();
   void account(const NandOp& done, Picos busy);
@@ -163,6 +187,8 @@ class alignas(64) Die final : private TimerClient {
   bool m_page_types_pow2 = true;  // page type by mask, not division (SLC, MLC)
   bool m_instrumented = false;    // a probe is attached (tested per op)
   bool m_array_times = false;     // NandConfig::array_times (tested per op)
+  bool m_suspends = false;        // nand.suspend on (tested per op submitted to a busy die)
+  std::uint8_t m_stale = 0;       // lane timers of suspended ops still to fire (ignored)
   std::uint8_t m_slot = 0;        // m_stamps of the op in progress
   std::uint8_t m_page_types = 1;
   std::uint8_t m_batched = 0;      // ops of the job after the current one (a GC batch)
@@ -201,6 +227,19 @@ class alignas(64) Die final : private TimerClient {
   };
   std::unique_ptr<Batch> m_batch;
   std::uint32_t m_index = 0, m_channel_index = 0;
+  Picos m_op_end = 0;  // the op in progress's end (a suspend computes what it has left)
+  // The op suspended (nand.suspend; allocated when on): its end as it was, the time it had left,
+  // its stamps, the reads it has let through.
+  struct Suspended {
+    NandOp op;
+    Picos end = 0, left = 0, latency = 0;
+    bool timed = false;
+    Stamps stamps;
+    std::uint32_t reads = 0;
+  };
+  std::unique_ptr<Suspended> m_suspension;  // storage, kept
+  Suspended* m_suspended = nullptr;         // the op suspended now, or null
+  std::uint32_t m_suspend_reads = 0;        // reads the op in progress let through (before a resume)
 };
 
 }  // namespace ssdlab

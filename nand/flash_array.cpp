@@ -46,6 +46,9 @@ void FlashArray::register_stats(const StatGroup& nand) const {
     g.busy(
         "busy_map", [&die] { return die.busy_until_now(OpOrigin::kMap); },
         "of the busy time, mapping-table operations (translation-page reads and writes)");
+    if (m_config.suspend.enabled())  // nand.suspend (absent otherwise)
+      g.counter("suspends", die.stats().suspends, "operations",
+                "erases and programs suspended for a host read (each suspension counted)");
     if (m_config.array_times) {  // power.enabled: what the energy of reads, programs and erases comes from
       g.busy(
           "array_read", [&die] { return die.stats().array_ps[std::size_t(NandOpKind::kRead)]; },

@@ -110,6 +110,16 @@ void print_drive_info(std::ostream& out, const DriveConfig& c) {
           << format_duration(pm.slumber_exit_ps) << ")";
     out << "\n";
   }
+  // Program/erase suspend (docs/suspend.md).
+  const NandConfig::Suspend& sus = n.suspend;
+  if (sus.enabled()) {
+    out << "suspend          host reads suspend";
+    if (sus.erase) out << " erases (" << format_duration(sus.erase_latency_ps) << ")";
+    if (sus.erase && sus.program) out << " and";
+    if (sus.program) out << " programs (" << format_duration(sus.program_latency_ps) << ")";
+    out << ", up to " << sus.max_per_op << " reads per op; a read behind one waits at most the latency + "
+        << format_duration(n.t_cmd_ps + n.t_read_ps[n.page_types() - 1]) << " + its data-out\n";
+  }
   // The SLC cache (docs/slc-cache.md): its blocks, and the dies' write ceiling while it takes
   // the host's pages (LSB programs only) against the full-block one above.
   const SlcCacheConfig& slc = c.controller.slc_cache;

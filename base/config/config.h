@@ -79,6 +79,16 @@ struct NandConfig {
     std::uint64_t seed = 1;      // of each block's erase count at failure, and of the factory bad blocks
     double factory = 0;          // share of the blocks marked bad at shipment (never used)
   } bad_blocks;
+  // Program/erase suspend (nand/die.h): a host read arriving at a die busy with an erase (a
+  // program) in its array time, with nothing queued, suspends it after the suspend latency, runs,
+  // and the op resumes with the time it had left. Off: never (as the 2009 drives did).
+  struct Suspend {
+    bool erase = false, program = false;
+    Picos erase_latency_ps = 500 * kPicosPerUs;  // drive_params.cpp cites both
+    Picos program_latency_ps = 100 * kPicosPerUs;
+    std::uint32_t max_per_op = 4;  // reads served while one op is suspended, over all its suspensions
+    bool enabled() const { return erase || program; }
+  } suspend;
   // Not a key: the ECC decode time per read attempt the dies wait for, controller.ecc.decode when
   // errors are enabled, else 0 (set by FlashArray's owner, model/ssd.h).
   Picos t_decode_ps = 0;

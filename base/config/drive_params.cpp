@@ -147,6 +147,36 @@ void add_nand(ParamTable& t) {
                   .def("1")
                   .u64([](DriveConfig& c) -> std::uint64_t& { return c.nand.bad_blocks.seed; })
                   .desc_is("seed of each block's erase count at failure (same seed, same failures)"));
+  t.push_back(
+      make_param("nand.suspend", K::kSection)
+          .desc_is("program/erase suspend: a host read at a die busy with an erase (program) in its array time, "
+                   "nothing queued there, suspends it; the op resumes with the time it had left"));
+  t.push_back(make_param("nand.suspend.erase", K::kBool)
+                  .def("false")
+                  .flag([](DriveConfig& c) -> bool& { return c.nand.suspend.erase; })
+                  .desc_is("host reads suspend erases (no 2009 drive is known to have done it)"));
+  t.push_back(make_param("nand.suspend.program", K::kBool)
+                  .def("false")
+                  .flag([](DriveConfig& c) -> bool& { return c.nand.suspend.program; })
+                  .desc_is("host reads suspend programs"));
+  // Samsung's OneNAND128 datasheet (KFG2816D1M): "the device requires a maximum of 500us to
+  // suspend erase operation".
+  t.push_back(make_param("nand.suspend.erase_latency", K::kDuration, "duration")
+                  .def("500us")
+                  .u64([](DriveConfig& c) -> std::uint64_t& { return c.nand.suspend.erase_latency_ps; })
+                  .desc_is("from the suspend command to the die taking the read (the erase makes no progress)"));
+  // Assumed: no NAND datasheet value found; MQSim's example configuration uses 100 us.
+  t.push_back(make_param("nand.suspend.program_latency", K::kDuration, "duration")
+                  .def("100us")
+                  .u64([](DriveConfig& c) -> std::uint64_t& { return c.nand.suspend.program_latency_ps; })
+                  .desc_is("from the suspend command to the die taking the read (the program makes no progress)"));
+  // Assumed (Wu and He, FAST 2012, serve every pending read before resuming; a bound keeps an
+  // erase from waiting for ever).
+  t.push_back(make_param("nand.suspend.max_per_op", K::kCount, "count")
+                  .def("4")
+                  .range(1, 255)
+                  .u32([](DriveConfig& c) -> std::uint32_t& { return c.nand.suspend.max_per_op; })
+                  .desc_is("host reads one erase or program lets through, over all its suspensions"));
 }
 
 void add_controller(ParamTable& t) {

@@ -6,12 +6,11 @@
 // either on, ops that a host read may overtake are not handed to a busy die but held here, per
 // die in submission order, and fed to the die one at a time as it goes idle (release()). A host
 // read (or a mapping read) submitted while ops are held goes to the die at once, so it waits
-// only for what is already on the die: the op in progress (never interrupted: suspend is not
-// modelled) and ops that were not held. Once other work is held, every op but such a read joins
-// the held queue, so programs and erases of a die keep their order. No starvation: the head of
-// a die's held queue is overtaken by at most kMaxOvertakes reads; later reads queue behind it.
-// With both rules off nothing is held and the order is exactly that of submission.
-// Program/erase suspend would also go here.
+// only for what is already on the die: the op in progress (an erase or program the die may
+// suspend for it: nand.suspend, nand/die.h) and ops that were not held. Once other work is held, every op but such a
+// read joins the held queue, so programs and erases of a die keep their order. No starvation: the head of a die's held
+// queue is overtaken by at most kMaxOvertakes reads; later reads queue behind it. With both rules off nothing is held
+// and the order is exactly that of submission.
 #pragma once
 
 #include <cstdint>
