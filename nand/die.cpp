@@ -18,8 +18,7 @@ void Die::init(const NandConfig& config, Timeline& timeline, Channel& channel, D
   m_page_types = std::uint8_t(config.page_types());  // bits per cell: 1 to 3
   m_page_types_pow2 = (m_page_types & (m_page_types - 1)) == 0;
   m_array_times = config.array_times;
-  m_suspends = config.suspend.enabled();
-  if (m_suspends) m_suspension = std::make_unique<Suspended>();
+  if (config.suspend.enabled()) m_suspension = std::make_unique<Suspended>();
 }
 
 void Die::set_memo(std::uint32_t bytes) {
@@ -108,7 +107,6 @@ void Die::start(const NandOp& op, bool queued) {
     end = batch(now, end);
   }
   m_phase = Phase::kBusy;
-  m_op_end = end;
   m_timeline->at(m_lane, end, *this, kOpEnd);
 }
 
@@ -135,7 +133,7 @@ Picos Die::batch(Picos now, Picos end) {
 }
 
 void Die::on_timer(std::uint32_t what) {
-  if (__builtin_expect((what | m_stale) != 0, 0)) return on_suspend_timer(what);
+  if (__builtin_expect(m_phase != Phase::kBusy || what != kOpEnd, 0)) return on_suspend_timer(what);
   if (m_batched) {
     finish_batch();
   } else {
@@ -159,11 +157,13 @@ bool Die::suspends_for(const NandOp& op) const {
   } else {
     return false;  // a read, or suspend off for this kind
   }
-  if (m_suspend_reads >= s.max_per_op) return false;
+  const Suspended& sus = *m_suspension;
+  if (sus.reads >= s.max_per_op) return false;
   // In its array time (an erase's or a program's end is its array's end), with more than the
   // latency left: a suspend during the command or data-in cycles, or at the very end, gains nothing.
   const Picos now = now_picos();
-  return now >= m_op_end - array_time(cur) && m_op_end - now > latency;
+  const Picos end = op_end();
+  return now >= end - array_time(cur) && end - now > latency;
 }
 
 void Die::suspend(const NandOp& read) {
@@ -173,14 +173,16 @@ void Die::suspend(const NandOp& read) {
       cur.kind == NandOpKind::kErase ? m_config->suspend.erase_latency_ps : m_config->suspend.program_latency_ps;
   const QueueStamp stamp = queue_stamp();  // the read waits behind the op up to now, then the latency
   Suspended& s = *m_suspension;
+  const Picos end = op_end();
   s.op = cur;
-  s.end = m_op_end;
-  s.left = m_op_end - now;  // its array makes no progress during the latency
+  s.end = end;
+  s.resumed = false;
+  s.left = end - now;  // its array makes no progress during the latency
   s.latency = latency;
   s.timed = timed(cur);
   if (s.timed) s.stamps = m_stamps[m_slot];
   m_suspended = &s;
-  ++m_stale;  // its timer at m_op_end, on the lane, is now stale
+  ++s.stale;  // its timer at `end`, on the lane, is now stale
   ++m_stats.suspends;
   // Its time so far and the latency are its busy time (the rest is counted when it ends).
   m_stats.busy_by_origin_ps[std::size_t(cur.origin)] += now + latency - m_op_start;
@@ -188,7 +190,7 @@ void Die::suspend(const NandOp& read) {
 }
 
 void Die::start_in_suspension(const NandOp& op, const QueueStamp& queued, Picos at) {
-  ++m_suspend_reads;
+  ++m_suspension->reads;
   m_current = op;
   m_op_start = at;
   Stamps* st = nullptr;
@@ -197,8 +199,7 @@ void Die::start_in_suspension(const NandOp& op, const QueueStamp& queued, Picos 
     st->queued = queued;
   }
   const Picos end = book(op, now_picos(), at, st);
-  m_phase = Phase::kBusy;
-  m_op_end = end;
+  m_phase = Phase::kSuspending;
   m_timeline->at(end, *this, kSuspendedRead);  // lane 0: before the stale timer on the lane
 }
 
@@ -223,18 +224,22 @@ void Die::resume() {
     t.out_end += shift;
     t.finished += shift;
   }
-  m_phase = Phase::kBusy;
-  m_op_end = end;
-  m_timeline->at(m_lane, end, *this, kResumedEnd);  // after the stale one: end > s.end
+  s.end = end;
+  s.resumed = true;
+  settle();
+  m_timeline->at(m_lane, end, *this, kResumedEnd);  // after the stale one: end > its old end
 }
 
 void Die::on_suspend_timer(std::uint32_t what) {
-  if (what != kSuspendedRead && m_stale) {  // a suspended op's end as it was: the lane's oldest
-    --m_stale;
+  Suspended& sus = *m_suspension;
+  if (what != kSuspendedRead && sus.stale) {  // a suspended op's end as it was: the lane's oldest
+    --sus.stale;
+    settle();
     return;
   }
   if (what == kResumedEnd) {  // the resumed op ends
-    m_suspend_reads = 0;
+    sus.reads = 0;
+    sus.resumed = false;
     if (m_batched) {
       finish_batch();
     } else {
@@ -248,7 +253,7 @@ void Die::on_suspend_timer(std::uint32_t what) {
   m_finished = &m_stamps[m_slot];
   account(done, now_picos() - m_op_start);
   const bool more = !m_queue.empty() && m_queue.front().kind == NandOpKind::kRead &&
-                    m_queue.front().origin != OpOrigin::kGc && m_suspend_reads < m_config->suspend.max_per_op;
+                    m_queue.front().origin != OpOrigin::kGc && sus.reads < m_config->suspend.max_per_op;
   if (more) {
     const NandOp next = m_queue.pop();
     const QueueStamp stamp = timed(next) ? m_waits.pop() : QueueStamp{};

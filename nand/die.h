@@ -60,7 +60,7 @@ class alignas(64) Die final : private TimerClient {
   void submit(const NandOp& op) {
     if (m_phase == Phase::kIdle) {
       start(op, false);  // the queue is empty whenever the die is idle
-    } else if (__builtin_expect(m_suspends, 0) && suspends_for(op)) {
+    } else if (__builtin_expect(m_config->suspend.enabled(), 0) && suspends_for(op)) {
       suspend(op);
     } else {
       m_queue.push(op);
@@ -70,7 +70,8 @@ class alignas(64) Die final : private TimerClient {
 
   // Ops queued or in progress (ops of a batch that ended before now count until the batch ends).
   std::size_t queued() const {
-    return m_queue.size() + m_batched + (m_phase != Phase::kIdle) + (m_suspended != nullptr);
+    return m_queue.size() + m_batched + (m_phase != Phase::kIdle) +
+           (m_phase == Phase::kSuspending && m_suspended != nullptr);
   }
   // GC batches: an untimed GC op (origin kGc, no kOpTimedBit) queued behind a GC op runs in the
   // same job, its transfers booked and its times computed when the job starts, as long as at
@@ -103,7 +104,9 @@ class alignas(64) Die final : private TimerClient {
 
  private:
   // kBusy: from the op's start to its end (bus transfers, array time, waits for the bus).
-  enum class Phase : std::uint8_t { kIdle, kBusy };
+  // kSuspending: busy, and an op is suspended or a suspended op's old timer is still pending
+  // (nand.suspend): every timer then goes to on_suspend_timer.
+  enum class Phase : std::uint8_t { kIdle, kBusy, kSuspending };
   // A queued op's submission: when, and the die's busy time per origin then (with the op in
   // progress counted up to then), so that its wait can be split by what it waited behind.
   struct QueueStamp {
@@ -151,6 +154,9 @@ class alignas(64) Die final : private TimerClient {
   // Starts `op` (a read) while an op is suspended, at `at`, its queue stamp `queued`.
   void start_in_suspension(const NandOp& op, const QueueStamp& queued, Picos at);
   void resume();
+  // The end of the op in progress (an erase or program): a resumed op's own, else its timer at
+  // the head of the die's lane (one op at a time; nothing stale is pending then).
+  Picos op_end() const { return m_suspension->resumed ? m_suspension->end : m_timeline->lane_next(m_lane); }
   // The stamps slot a read under suspension or a resumed op takes: not the finished op's, whose
   // listener may be running (it may have submitted the read that suspends). The op in progress's
   // own slot is free then: a suspended op's stamps are saved in its Suspended.
@@ -187,8 +193,6 @@ class alignas(64) Die final : private TimerClient {
   bool m_page_types_pow2 = true;  // page type by mask, not division (SLC, MLC)
   bool m_instrumented = false;    // a probe is attached (tested per op)
   bool m_array_times = false;     // NandConfig::array_times (tested per op)
-  bool m_suspends = false;        // nand.suspend on (tested per op submitted to a busy die)
-  std::uint8_t m_stale = 0;       // lane timers of suspended ops still to fire (ignored)
   std::uint8_t m_slot = 0;        // m_stamps of the op in progress
   std::uint8_t m_page_types = 1;
   std::uint8_t m_batched = 0;      // ops of the job after the current one (a GC batch)
@@ -227,19 +231,24 @@ class alignas(64) Die final : private TimerClient {
   };
   std::unique_ptr<Batch> m_batch;
   std::uint32_t m_index = 0, m_channel_index = 0;
-  Picos m_op_end = 0;  // the op in progress's end (a suspend computes what it has left)
-  // The op suspended (nand.suspend; allocated when on): its end as it was, the time it had left,
-  // its stamps, the reads it has let through.
+  // Program/erase suspend (nand.suspend; allocated when on), apart from the die's hot lines:
+  // the op suspended, its end as it was (then, once resumed, its new end), the time it had left,
+  // its stamps; the reads the op has let through; the lane timers gone stale.
   struct Suspended {
     NandOp op;
     Picos end = 0, left = 0, latency = 0;
     bool timed = false;
+    bool resumed = false;  // the op in progress is the resumed one: its end is `end`
     Stamps stamps;
     std::uint32_t reads = 0;
+    std::uint32_t stale = 0;
   };
   std::unique_ptr<Suspended> m_suspension;  // storage, kept
   Suspended* m_suspended = nullptr;         // the op suspended now, or null
-  std::uint32_t m_suspend_reads = 0;        // reads the op in progress let through (before a resume)
+  // Back to kBusy once nothing is suspended and no stale timer is pending.
+  void settle() {
+    if (m_suspended == nullptr && m_suspension->stale == 0) m_phase = Phase::kBusy;
+  }
 };
 
 }  // namespace ssdlab

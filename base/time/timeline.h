@@ -74,6 +74,11 @@ class Timeline : public sc_core::sc_module {
     }
     at_lane(lane, when, client, what);
   }
+  // When the earliest callback pending on `lane` (not lane 0) is due; kNever if none.
+  Picos lane_next(Lane lane) const {
+    const Key key = m_heads[lane.id].key;
+    return key == kNoKey ? kNever : static_cast<Picos>(key >> 64);
+  }
   // Removes client's pending callbacks with this `what` from lane 0 (a linear scan: for rare
   // timers).
   void cancel(TimerClient& client, std::uint32_t what);
