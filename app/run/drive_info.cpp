@@ -124,9 +124,8 @@ void print_drive_info(std::ostream& out, const DriveConfig& c) {
   // the host's pages (LSB programs only) against the full-block one above.
   const SlcCacheConfig& slc = c.controller.slc_cache;
   if (slc.mode != SlcCacheMode::kOff) {
-    const std::uint32_t types = n.page_types();
-    const std::uint64_t slc_block = std::uint64_t((n.pages_per_block + types - 1) / types) * n.page_size_bytes;
-    const std::uint64_t per_die = (slc.size_bytes + slc_block * n.dies() - 1) / (slc_block * n.dies());
+    const std::uint64_t slc_block = slc_block_bytes(n);
+    const std::uint64_t per_die = slc_cache_blocks_per_die(c);
     const double page = n.page_size_bytes;
     const double slc_write =
         n.dies() * page / (seconds(n.t_cmd_ps) + page / double(n.bus_bytes_per_s) + seconds(n.t_prog_ps[0])) / 1e6;

@@ -67,6 +67,16 @@ const char* to_string(SlcCacheMode mode) {
   return "off";
 }
 
+std::uint64_t slc_block_bytes(const NandConfig& n) {
+  const std::uint32_t types = n.page_types();
+  return std::uint64_t((n.pages_per_block + types - 1) / types) * n.page_size_bytes;
+}
+
+std::uint64_t slc_cache_blocks_per_die(const DriveConfig& c) {
+  const std::uint64_t per_die = slc_block_bytes(c.nand) * c.nand.dies();
+  return per_die == 0 ? 0 : (c.controller.slc_cache.size_bytes + per_die - 1) / per_die;
+}
+
 std::uint32_t NandConfig::rated_endurance() const {
   if (endurance_pe != 0) return endurance_pe;
   // Rated P/E cycles of the era's NAND when a preset gives none: SLC 100,000 (Micron

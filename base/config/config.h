@@ -230,4 +230,9 @@ struct DriveConfig {
   }
 };
 
+// The SLC cache's sizes (controller.slc_cache): an SLC-mode block's data bytes (its LSB pages,
+// every page_types-th), and the SLC-mode blocks per die its size asks for (rounded up).
+std::uint64_t slc_block_bytes(const NandConfig& n);
+std::uint64_t slc_cache_blocks_per_die(const DriveConfig& c);
+
 }  // namespace ssdlab

@@ -475,9 +475,8 @@ void DriveParser::check_slc_cache(const YAML::Node& controller) {
   if (slc.size_bytes == 0)
     fail_cross(node, "controller.slc_cache", "size", {"controller.slc_cache.mode"},
                "must be above 0 with mode: " + std::string(to_string(slc.mode)));
-  const std::uint64_t slc_block =
-      std::uint64_t((n.pages_per_block + n.page_types() - 1) / n.page_types()) * n.page_size_bytes;
-  const std::uint64_t per_die = (slc.size_bytes + slc_block * n.dies() - 1) / (slc_block * n.dies());
+  const std::uint64_t slc_block = slc_block_bytes(n);
+  const std::uint64_t per_die = slc_cache_blocks_per_die(c_);
   const std::uint64_t block_bytes = std::uint64_t(n.pages_per_block) * n.page_size_bytes;
   const std::uint64_t used = (ctl.user_bytes + block_bytes - 1) / block_bytes;
   const std::uint64_t spare = (n.blocks() - used) / n.dies();

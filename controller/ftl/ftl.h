@@ -192,6 +192,7 @@ class Ftl : private FtlCore {
   FtlCore& core() { return *this; }
   // check_invariants() of one die: free pool, open blocks, victim policy lists.
   std::string check_die_invariants(std::uint32_t die) const;
+  std::string check_slc_invariants(std::uint32_t die) const;  // slc_cache.cpp
 
   GarbageCollector m_gc;              // victim in progress per die, pay-as-you-go credit, relocation
   std::optional<HybridMap> m_hybrid;  // controller.ftl: hybrid; empty: page mapping

@@ -330,6 +330,7 @@ class FtlCore {
   bool m_slc_idle_fold = false;
   std::vector<std::vector<std::uint32_t>> m_slc_dies;
   std::vector<std::uint32_t> m_slc_pos;
+  void init_slc_cache(const DriveConfig& config);
   // The host's new block on `die` becomes an SLC-mode block if the cache has room there.
   void enter_slc(std::uint32_t die, OpenBlock& open);
   // `block` (SLC mode) was erased: it leaves the cache.
