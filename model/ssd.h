@@ -60,7 +60,7 @@ class Ssd : public sc_core::sc_module {
         flash("nand", config.flash_config(), timeline),
         controller("controller", config, timeline, keep_data),
         link("link", config.host, timeline),
-        hba("hba", std::min(config.host.ncq_tags, config.controller.queue_depth)) {
+        hba("hba", std::min(config.host.ncq_tags, config.controller.queue_depth), config.host.ahci_command_ps) {
     if (controller.ftl().geometry().pages_per_unit > 1) {  // virtual pages: the flash ops of each
       striped =
           std::make_unique<StripedFlash>(controller.ftl().geometry(), config.nand.page_size_bytes, flash, controller);

@@ -15,13 +15,14 @@ namespace ssdlab {
 namespace {
 
 double link_mbps(const DriveConfig& c, FisKind data_kind, std::uint32_t bytes) {
-  // One command: command FIS, data (DMA setup + data FISes), completion.
+  // One queued command: command FIS, data (DMA Setup, data FISes and, to the device, a DMA
+  // Activate before each), completion; each FIS exchange timed as the link times it.
+  const SataWire wire(c.host.sata_line_bps, c.host.link_round_trip_dwords);
   const Fis cmd{FisKind::kCommand};
   Fis data{data_kind};
   data.data_bytes = bytes;
   const Fis sdb{FisKind::kSetDeviceBits};
-  const std::uint64_t wire = fis_wire_bytes(cmd) + fis_wire_bytes(data) + fis_wire_bytes(sdb);
-  const double seconds = double(transfer_picos(wire, c.host.sata_line_bps, 10)) / double(kPicosPerSec);
+  const double seconds = double(wire.time(cmd) + wire.time(data) + wire.time(sdb)) / double(kPicosPerSec);
   return double(bytes) / seconds / 1e6;
 }
 
@@ -71,7 +72,9 @@ void print_drive_info(std::ostream& out, const DriveConfig& c) {
                 "geometry         %u channels x %u dies = %u dies, %u blocks/die, %u pages/block, %s pages (%s), "
                 "block %s\n"
                 "mapping          %s units, %s, %llu physical units, %llu LPNs\n"
-                "link             SATA %s, %u NCQ tags used\n"
+                "link             SATA %s, %u NCQ tags used; per frame SOF/CRC/EOF and two %u-Dword handshakes "
+                "(X_RDY/R_RDY, WTRM/R_OK), an ALIGN pair in every 256 Dwords\n"
+                "host adapter     AHCI command fetch %s, completion report %s per command\n"
                 "ceilings (MB/s)  link read %.1f, link write %.1f | buses %.1f | dies read %.1f, dies write %.1f\n"
                 "4 KiB reads      link %.0f IOPS, dies %.0f IOPS\n"
                 "expected limit   seq read %.1f MB/s, seq write %.1f MB/s\n",
@@ -85,8 +88,10 @@ void print_drive_info(std::ostream& out, const DriveConfig& c) {
                 format_size(g.unit_bytes).c_str(), per_page.c_str(), static_cast<unsigned long long>(g.total_units),
                 static_cast<unsigned long long>((c.controller.user_bytes + g.unit_bytes - 1) / g.unit_bytes),
                 format_bits_per_s(c.host.sata_line_bps).c_str(), std::min(c.host.ncq_tags, c.controller.queue_depth),
-                d.link_read_mbps, d.link_write_mbps, d.bus_read_mbps, d.die_read_mbps, d.die_write_mbps, d.link_4k_iops,
-                d.die_4k_read_iops, std::min({d.link_read_mbps, d.bus_read_mbps, d.die_read_mbps}),
+                c.host.link_round_trip_dwords, format_duration(c.host.ahci_command_ps).c_str(),
+                format_duration(c.host.ahci_completion_ps).c_str(), d.link_read_mbps, d.link_write_mbps,
+                d.bus_read_mbps, d.die_read_mbps, d.die_write_mbps, d.link_4k_iops, d.die_4k_read_iops,
+                std::min({d.link_read_mbps, d.bus_read_mbps, d.die_read_mbps}),
                 std::min({d.link_write_mbps, d.bus_write_mbps, d.die_write_mbps}));
   out << buf;
   // Power (docs/power.md): what the drive draws idle with the link Active, and a die at work.

@@ -54,6 +54,7 @@ const char* part_words(const std::string& part) {
       {"read_retry", "read retries of worn or aged pages (a further tR and data-out each)"},
       {"ecc", "ECC decoding of each read attempt"},
       {"link_wake", "waiting for the SATA link to wake from Partial or Slumber"},
+      {"host_adapter", "the AHCI adapter fetching the command and reporting its completion"},
   };
   for (const auto& w : kWords) {
     if (part == w.first) return w.second;

@@ -196,6 +196,14 @@ struct LinkPmConfig {
 struct HostConfig {
   std::uint64_t sata_line_bps = 3000000000ULL;  // 1.5, 3 or 6 Gb/s line rate, 8b/10b coded
   std::uint32_t ncq_tags = 32;                  // 1..32; 1 = no NCQ
+  // Each frame's X_RDY/R_RDY and WTRM/R_OK handshakes: a round trip of the link, in Dwords
+  // (host/sata/sata_wire.h). Defaults in drive_params.cpp, with their sources.
+  std::uint32_t link_round_trip_dwords = 20;
+  // The AHCI adapter's work per command: fetching its command header and table from host memory
+  // before the command FIS (one command at a time), and reporting a completion (status write,
+  // interrupt, the driver's handler) after the Set Device Bits FIS.
+  Picos ahci_command_ps = 1000000;
+  Picos ahci_completion_ps = 2000000;
   LinkPmConfig link_pm;
 };
 

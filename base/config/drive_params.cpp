@@ -567,6 +567,30 @@ void add_gc_and_host(ParamTable& t) {
                   .range(1, 32)
                   .u32([](DriveConfig& c) -> std::uint32_t& { return c.host.ncq_tags; })
                   .desc_is("NCQ tags the host uses; 1 = no NCQ"));
+  // The specifications bound neither handshake; they bound the answer to HOLD: HOLDA within 20
+  // Dword times of it (ATA/ATAPI-7 vol. 3, 15.4.8.1). The same 20 Dwords are taken for the
+  // R_RDY and R_OK answers (assumed).
+  t.push_back(make_param("host.link_round_trip", K::kCount, "Dwords")
+                  .def("20")
+                  .range(0, 4096)
+                  .u32([](DriveConfig& c) -> std::uint32_t& { return c.host.link_round_trip_dwords; })
+                  .desc_is("Dword times from sending X_RDY (WTRM) to seeing R_RDY (R_OK): two per frame"));
+  t.push_back(make_param("host.ahci", K::kSection)
+                  .desc_is("the AHCI host adapter's work per command (AHCI 1.3: command list and table in host "
+                           "memory)"));
+  // Assumed: two dependent reads of host memory (the 32-byte command header, then the command
+  // table: 64-byte command FIS and 16-byte PRD entries), ~0.5 us each through a 2009 chipset.
+  t.push_back(make_param("host.ahci.command", K::kDuration, "duration")
+                  .def("1us")
+                  .u64([](DriveConfig& c) -> std::uint64_t& { return c.host.ahci_command_ps; })
+                  .desc_is("command fetch before its command FIS goes, one command at a time"));
+  // Assumed: the HBA's status write, the interrupt (MSI) and the driver's handler with its
+  // uncacheable read of PxSACT; Foong et al. 2010 (Intel) name MMIO reads and interrupts as the
+  // main per-command host costs.
+  t.push_back(make_param("host.ahci.completion", K::kDuration, "duration")
+                  .def("2us")
+                  .u64([](DriveConfig& c) -> std::uint64_t& { return c.host.ahci_completion_ps; })
+                  .desc_is("from the Set Device Bits FIS on the wire to the command seen complete (and its tag free)"));
   add_link_pm(t);
 }
 

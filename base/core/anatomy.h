@@ -31,20 +31,21 @@ enum class Part : std::uint8_t {
   kReadRetry,     // the critical read's retry attempts (their commands, tR and data-outs)
   kEcc,           // the critical read's ECC decodes, one per attempt
   kLinkWake,      // its command waited for the link to leave Partial or Slumber (host.link_pm)
+  kHostAdapter,   // the AHCI adapter's command fetch and completion report (host.ahci)
   kCount
 };
 constexpr std::size_t kParts = static_cast<std::size_t>(Part::kCount);
 // The parts' storage, rounded up to even so that adding one anatomy to another is whole vector
 // operations (the slots past kParts stay 0).
-constexpr std::size_t kPartSlots = 18;
+constexpr std::size_t kPartSlots = 20;
 static_assert(kParts <= kPartSlots);
 
 // Stable names (summary.json keys, latency-log columns, explain text).
 inline const char* part_name(Part p) {
   static constexpr const char* kNames[kParts] = {
-      "host_queue",   "link_wait", "link_transfer", "fw_queue",    "firmware",     "map_wait",
-      "buffer_wait",  "staging",   "die_wait_host", "die_wait_gc", "die_wait_map", "bus_wait",
-      "bus_transfer", "array",     "flush_wait",    "read_retry",  "ecc",          "link_wake"};
+      "host_queue", "link_wait",     "link_transfer", "fw_queue",     "firmware",    "map_wait",     "buffer_wait",
+      "staging",    "die_wait_host", "die_wait_gc",   "die_wait_map", "bus_wait",    "bus_transfer", "array",
+      "flush_wait", "read_retry",    "ecc",           "link_wake",    "host_adapter"};
   return kNames[static_cast<std::size_t>(p)];
 }
 

@@ -140,7 +140,7 @@ void DeviceController::complete(std::uint8_t tag, bool error) {
   // write-through write completing without a flash op of its own (its data superseded) the
   // buffer too. Every other path stamped up to now already.
   c.anatomy->wait_until(c.op == AtaCommand::kFlushCache ? Part::kFlushWait : Part::kStaging, now_picos());
-  Fis sdb{FisKind::kSetDeviceBits, tag};
+  Fis sdb{FisKind::kSetDeviceBits, tag, c.op};  // a non-queued command's is a Register FIS on the wire
   sdb.error = error;
   const LinkBooking b = link->transmit(sdb);
   c.anatomy->link(b.start, b.end);

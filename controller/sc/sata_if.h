@@ -21,12 +21,13 @@ struct SataHostIf : virtual sc_core::sc_interface {
 
 // The link: queues a FIS for transmission; it is delivered to the other side when its last
 // bit has crossed. One FIS on the wire at a time (SATA is half duplex at frame level).
-// transmit() returns when the FIS is on the wire: [start, end), delivered at end.
+// transmit() returns when the FIS is on the wire: [start, end), delivered at end; it starts no
+// earlier than `not_before` (the HBA's command fetch ends then).
 struct LinkBooking {
   Picos start = 0, end = 0;
 };
 struct SataLinkIf : virtual sc_core::sc_interface {
-  virtual LinkBooking transmit(const Fis& fis) = 0;
+  virtual LinkBooking transmit(const Fis& fis, Picos not_before = 0) = 0;
 };
 
 }  // namespace ssdlab

@@ -1,7 +1,8 @@
 // AHCI host bus adapter: 32 command slots; with NCQ up to `tags` commands are outstanding
 // at the drive and may complete in any order. Requests beyond that wait, in order, for a free
 // tag. A non-queued command (TRIM, FLUSH CACHE) waits until no command is outstanding and holds
-// back everything behind it until it completes.
+// back everything behind it until it completes. Before a command's FIS goes, the HBA fetches its
+// command header and table from host memory (host.ahci.command), one command at a time.
 #pragma once
 
 #include <vector>
@@ -26,7 +27,7 @@ class AhciHba : public sc_core::sc_module, public HostAdapterIf, public SataHost
   sc_core::sc_port<SataLinkIf> link;
   sc_core::sc_port<IoCompletionIf> completion;
 
-  AhciHba(sc_core::sc_module_name name, std::uint32_t tags);
+  AhciHba(sc_core::sc_module_name name, std::uint32_t tags, Picos command_fetch_ps = 0);
 
   void submit(IoRequest* request) override;
   void receive_from_device(const Fis& fis) override;
@@ -43,6 +44,8 @@ class AhciHba : public sc_core::sc_module, public HostAdapterIf, public SataHost
   std::vector<std::uint8_t> m_free_tags;  // stack: lowest tag on top
   Ring<IoRequest*> m_waiting;
   bool m_exclusive = false;  // a non-queued command is outstanding
+  Picos m_fetch_ps;          // host.ahci.command
+  Picos m_fetch_end = 0;     // when the last command fetch ends
   Probe* m_probe = nullptr;
 };
 

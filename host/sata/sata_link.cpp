@@ -2,7 +2,6 @@
 
 #include "base/core/anatomy.h"
 #include "base/time/timeline.h"
-#include "host/sata/sata_wire.h"
 
 #include <algorithm>
 #include <limits>
@@ -15,14 +14,15 @@ constexpr Picos kNever = std::numeric_limits<Picos>::max();
 
 SataLink::SataLink(sc_core::sc_module_name name, const HostConfig& config, Timeline& timeline)
     : sc_core::sc_module(name),
-      m_line_bps(config.sata_line_bps),
+      m_format(config.sata_line_bps, config.link_round_trip_dwords),
+      m_completion_ps(config.ahci_completion_ps),
       m_timeline(timeline),
       m_lane(timeline.add_lane()),
+      m_host_lane(timeline.add_lane()),
       m_on_wire(64),
+      m_to_host(64),
       m_pm(config.link_pm),
       m_pm_on(m_pm.enabled()) {}
-
-Picos SataLink::wire_time(const Fis& fis) const { return transfer_picos(fis_wire_bytes(fis), m_line_bps, 10); }
 
 std::pair<Picos, Picos> SataLink::low_power(Picos now) const {
   if (!m_pm_on || m_outstanding || now <= m_idle_since) return {0, 0};
@@ -50,9 +50,10 @@ Picos SataLink::wake(Picos now) {
   return exit;
 }
 
-LinkBooking SataLink::transmit(const Fis& fis) {
-  const Picos now = now_picos();
-  const Picos t = wire_time(fis);
+LinkBooking SataLink::transmit(const Fis& fis, Picos not_before) {
+  const Picos now = std::max(now_picos(), not_before);
+  const bool setup = needs_dma_setup(fis);
+  const Picos t = m_format.time(fis, setup);
   // Link power management: a command to an idle link first brings it back to Active (its
   // anatomy charged the wait as kLinkWake); the device's FISes all belong to an outstanding
   // command, so the link is Active for them.
@@ -69,20 +70,32 @@ LinkBooking SataLink::transmit(const Fis& fis) {
   const Picos delivered = m_wire.reserve(at, t);
   if (m_pm_on && fis.kind == FisKind::kSetDeviceBits && --m_outstanding == 0) m_idle_since = delivered;
   ++m_stats.fises;
-  m_stats.wire_bytes += fis_wire_bytes(fis);
+  m_stats.wire_dwords += m_format.dwords(fis, setup);
+  if (fis.kind == FisKind::kDataToHost || fis.kind == FisKind::kDataToDevice) {
+    if (is_queued(fis.command)) {
+      m_dma_tag = fis.tag;
+      m_dma_kind = fis.kind;
+    }
+  } else if (fis.kind == FisKind::kSetDeviceBits && fis.tag == m_dma_tag) {
+    m_dma_tag = kNoTag;  // the command is done: its tag's next command sets up anew
+  }
   if (m_probe) m_probe->fis(fis, delivered - t, delivered);
   // The HBA writes read data straight into host memory and acts only on Set Device Bits:
   // a data FIS to the host occupies the wire but nothing happens when it lands.
-  if (fis.kind != FisKind::kDataToHost) {
+  if (fis.kind == FisKind::kSetDeviceBits) {
+    m_to_host.push(fis);
+    m_timeline.at(m_host_lane, delivered + m_completion_ps, *this, kToHost);
+  } else if (fis.kind != FisKind::kDataToHost) {
     m_on_wire.push(fis);
-    m_timeline.at(m_lane, delivered, *this, 0);
+    m_timeline.at(m_lane, delivered, *this, kToDevice);
   }
   return {delivered - t, delivered};
 }
 
 void SataLink::register_stats(const StatGroup& link) const {
   link.counter("fises", m_stats.fises, "FISes", "frame information structures sent, both directions");
-  link.counter("wire_bytes", m_stats.wire_bytes, "bytes", "bytes on the wire, both directions, FIS framing included");
+  link.counter("wire_dwords", m_stats.wire_dwords, "Dwords",
+               "Dwords on the wire, both directions: frames and their handshakes (ALIGN pairs aside)");
   // A wake leaves a gap on the wire before the command it delays, which Calendar::busy_until
   // (bookings without gaps) would take off the busy time: its part still to come is put back.
   link.busy(
@@ -100,12 +113,11 @@ void SataLink::register_stats(const StatGroup& link) const {
       "time the link spent waking up for a command (its exit from Partial or Slumber)");
 }
 
-void SataLink::on_timer(std::uint32_t) {
-  const Fis done = m_on_wire.pop();
-  if (done.kind == FisKind::kCommand || done.kind == FisKind::kDataToDevice) {
-    device->receive_from_host(done);
+void SataLink::on_timer(std::uint32_t what) {
+  if (what == kToHost) {
+    host->receive_from_device(m_to_host.pop());
   } else {
-    host->receive_from_device(done);
+    device->receive_from_host(m_on_wire.pop());
   }
 }
 

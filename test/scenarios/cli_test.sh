@@ -8,13 +8,14 @@ src=$2
 
 "$bin" info "$src/configs/default.yaml" > "$tmp/info.txt"
 check "info prints capacities and ceilings" grep -q "user capacity" "$tmp/info.txt"
-# The link ceiling follows from the line rate: 3 Gb/s with 8b/10b coding carries at most 300 MB/s,
-# and FIS framing (SOF, header, CRC, EOF: tens of bytes per 8 KiB data FIS, under 1 %) takes a
-# little of it; twice the line rate gives twice the ceiling.
+# The link ceiling follows from the line rate: 3 Gb/s with 8b/10b coding carries at most 300 MB/s;
+# the frames (SOF, CRC, EOF and two 20-Dword handshakes each: ~2 % of an 8 KiB Data FIS) and the
+# ALIGN pair in every 256 Dwords (0.8 %) take ~3 % of it (290.2 MB/s for 128 KiB reads,
+# docs/sata-link.md); twice the line rate gives twice the ceiling.
 link3=$(sed -nE 's/.*ceilings \(MB\/s\)  link read ([0-9.]+),.*/\1/p' "$tmp/info.txt")
 link6=$("$bin" info "$src/configs/default.yaml" -p host.sata=6Gbps | sed -nE 's/.*ceilings \(MB\/s\)  link read ([0-9.]+),.*/\1/p')
-check "info names the link ceiling: below 8b/10b's 300 MB/s at 3 Gb/s, framing under 1 %" \
-  awk -v a="${link3:-0}" 'BEGIN { exit !(a < 300 && a > 297) }'
+check "info names the link ceiling: below 8b/10b's 300 MB/s at 3 Gb/s by the frames and ALIGNs' ~3 %" \
+  awk -v a="${link3:-0}" 'BEGIN { exit !(a < 291 && a > 289) }'
 check "info: twice the line rate, twice the link ceiling" \
   awk -v a="${link3:-0}" -v b="${link6:-0}" 'BEGIN { exit !(a > 0 && b > 1.999 * a && b < 2.001 * a) }'
 

@@ -14,9 +14,9 @@
 # link), the same at QD1 (latency-bound: the dies' array time), 128 KiB sequential writes on a
 # fresh drive (the dies), 4 KiB random writes after a fill and 2x random overwrite (GC), 4 KiB
 # random reads at QD32 with 20 us of firmware per command (the firmware CPU). And the default
-# drive's own QD32 random read: the link is ~96 % busy and named, but the requests queue at the
-# dies, so it is reported co-limited; the test checks that no other relief beats the headroom the
-# report states (1 / utilisation - 1).
+# drive's own QD32 random read: the link's frames bound 4 KiB reads at ~61 k IOPS (docs/sata-link.md),
+# so the link is ~100 % busy and named, not co-limited; the test checks that no other relief beats
+# the headroom the report states (1 / utilisation - 1) and that relieving the link does.
 # usage: limiter_test.sh SSDLAB_BINARY SOURCE_DIR
 set -uo pipefail
 bin=$1
@@ -99,17 +99,22 @@ ablate seqwrite seqwrite dies 100
 ablate randwrite_steady randwrite_steady gc 100
 ablate firmware randread_qd32 firmware_cpu 100 -p controller.firmware_cost=20us
 
-# The default drive's QD32 random read: the link named, co-limited, and its stated headroom holds.
+# The default drive's QD32 random read: the link named, and its stated headroom holds for the rest.
 ablate_default() {
   local base=(run "$tmp/randread_qd32.yaml" -q --no-plots "${small[@]}")
   "$bin" "${base[@]}" -o "$tmp/default-base" >"$tmp/default.out" || { check "default drive: base run" false; return; }
-  check "default drive QD32 random read: the link is named and co-limited with the dies ($(field default-base why))" \
-    test "$(field default-base name)/$(field default-base co_limited)/$(field default-base queued_at)" = "sata_link/True/dies"
+  check "default drive QD32 random read: the link is named, not co-limited ($(field default-base why))" \
+    test "$(field default-base name)/$(field default-base co_limited)" = "sata_link/False"
   local u r
   u=$(field default-base utilisation)
   for r in "${resources[@]}"; do
     # shellcheck disable=SC2046
     "$bin" "${base[@]}" $(relief "$r" 100) -o "$tmp/default-$r" || continue
+    if [ "$r" = sata_link ]; then
+      check "default drive: relieving the link (6 Gb/s) raises IOPS by more than 5 %" \
+        python3 -c "import sys; g = $(field "default-$r" iops) / $(field default-base iops) - 1; print('     gain %+.4f' % g); sys.exit(0 if g > 0.05 else 1)"
+      continue
+    fi
     check "default drive: relieving $r adds no more than the stated headroom 1/$u - 1" \
       python3 -c "import sys; g = $(field "default-$r" iops) / $(field default-base iops) - 1; print('     gain %+.4f' % g); sys.exit(0 if g <= 1 / $u - 1 + 0.002 else 1)"
   done
@@ -119,7 +124,7 @@ ablate_default
 # The reports name it: explain.txt, the console, report.html.
 "$bin" run "$tmp/randread_qd32.yaml" "${small[@]}" --no-plots --no-progress -o "$tmp/words" >"$tmp/words.out"
 check "explain.txt names the link for the QD32 random read, with its utilisation" \
-  grep -Eq "^  limited by the SATA link: 9[0-9] % busy" "$tmp/words/explain.txt"
+  grep -Eq "^  limited by the SATA link: (9[0-9]|100) % busy" "$tmp/words/explain.txt"
 check "the console lists the limiting resource per timed phase" \
   grep -Eq "^measured +limited by the SATA link" "$tmp/words.out"
 check "report.html carries the same lines" grep -q "limited by the SATA link" "$tmp/words/report.html"

@@ -112,7 +112,7 @@ TEST_CASE(
 
   const auto wire = [&](FisKind kind, std::uint32_t data) {
     Fis f{kind, 0, AtaCommand::kReadFpdma, 0, 8, data};
-    return transfer_picos(fis_wire_bytes(f), config.host.sata_line_bps, 10);
+    return SataWire(config.host.sata_line_bps, config.host.link_round_trip_dwords).time(f);
   };
   const Picos link = wire(FisKind::kCommand, 0) + wire(FisKind::kDataToHost, 4096) + wire(FisKind::kSetDeviceBits, 0);
   const Picos bus = config.nand.t_cmd_ps + transfer_picos(4096, config.nand.bus_bytes_per_s * 8);
@@ -122,7 +122,9 @@ TEST_CASE(
     CHECK(a[Part::kFirmware] == config.controller.firmware_cost_ps);
     CHECK(a[Part::kBusTransfer] == bus);
     CHECK(a[Part::kArray] == config.nand.t_read_ps[0]);
-    CHECK(a.total() == link + config.controller.firmware_cost_ps + bus + config.nand.t_read_ps[0]);
+    CHECK(a[Part::kHostAdapter] == config.host.ahci_command_ps + config.host.ahci_completion_ps);
+    CHECK(a.total() == link + config.controller.firmware_cost_ps + bus + config.nand.t_read_ps[0] +
+                           config.host.ahci_command_ps + config.host.ahci_completion_ps);
     CHECK(r.completed_ps - r.issued_ps == a.total());
   }
 }

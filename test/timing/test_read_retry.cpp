@@ -65,9 +65,11 @@ Run run_reads(const DriveConfig& config, const PhaseSpec& wear, std::uint64_t n)
 Picos link_time(const DriveConfig& config, bool data) {
   const auto wire = [&](FisKind kind, std::uint32_t bytes) {
     Fis f{kind, 0, AtaCommand::kReadFpdma, 0, 8, bytes};
-    return transfer_picos(fis_wire_bytes(f), config.host.sata_line_bps, 10);
+    return SataWire(config.host.sata_line_bps, config.host.link_round_trip_dwords).time(f);
   };
-  return wire(FisKind::kCommand, 0) + (data ? wire(FisKind::kDataToHost, 4096) : 0) + wire(FisKind::kSetDeviceBits, 0);
+  // The link's FISes and the host adapter's command fetch and completion report.
+  return wire(FisKind::kCommand, 0) + (data ? wire(FisKind::kDataToHost, 4096) : 0) + wire(FisKind::kSetDeviceBits, 0) +
+         config.host.ahci_command_ps + config.host.ahci_completion_ps;
 }
 
 }  // namespace

@@ -9,11 +9,16 @@ using namespace ssdlab::test;
 
 namespace {
 
-// Wire time of `bytes` on a SATA link: 10 line bits per byte (8b/10b), rounded up to 1 ps.
-Picos sata_ps(std::uint64_t bytes, double gbps) {
-  const double ps = double(bytes) * 10.0 / (gbps * 1e9) * 1e12;
+// Wire time of `dwords` on a SATA link: 40 line bits a Dword (8b/10b), stretched by the ALIGN pair
+// in every 256 Dwords (256/254), rounded up to 1 ps.
+Picos sata_ps(std::uint64_t dwords, double gbps) {
+  const double ps = double(dwords) * 40.0 * 256.0 / 254.0 / (gbps * 1e9) * 1e12;
   return static_cast<Picos>(std::ceil(ps - 1e-6));
 }
+
+// A frame: X_RDY/R_RDY and WTRM/R_OK round trips of 20 Dwords (host.link_round_trip's default),
+// SOF, CRC and EOF around the FIS.
+std::uint64_t frame(std::uint64_t fis_dwords) { return 20 + 3 + fis_dwords + 20; }
 
 }  // namespace
 
@@ -25,19 +30,21 @@ TEST_CASE("one 4 KiB read on an idle drive takes link + firmware + tR + bus tran
   const PhaseResult& write = outcome.results[1];
   const PhaseResult& read = outcome.results[2];
   REQUIRE(read.io.reads == 1);
-  // FIS sizes on the wire: payload + 12 bytes framing (SOF, CRC, EOF) + 16 bytes of handshake.
-  const Picos command_fis = sata_ps(20 + 28, 3);
-  const Picos data_in = sata_ps(28 + 28 + 4 + 28 + 4096, 3);  // DMA Setup + one Data FIS
-  const Picos completion = sata_ps(8 + 28, 3);                // Set Device Bits
+  // FISes in Dwords: Register H2D 5, DMA Setup 7, DMA Activate 1, Data 1 + 1024, Set Device Bits 2.
+  const Picos command_fis = sata_ps(frame(5), 3);
+  const Picos data_in = sata_ps(frame(7) + frame(1 + 1024), 3);              // DMA Setup + one Data FIS
+  const Picos data_out = sata_ps(frame(7) + frame(1) + frame(1 + 1024), 3);  // ... and a DMA Activate
+  const Picos completion = sata_ps(frame(2), 3);                             // Set Device Bits
+  const Picos adapter = 3 * kPicosPerUs;  // AHCI command fetch 1 us, completion report 2 us (defaults)
   const Picos firmware = 5 * kPicosPerUs;
   const Picos nand_cmd = 200 * kPicosPerNs;
   const Picos t_read_lsb = 40 * kPicosPerUs;                // page 0 of a block is an LSB page
   const Picos bus = 4096ull * kPicosPerSec / 100000000ull;  // 4 KiB at 100 MB/s = 40.96 us
-  const Picos expected = command_fis + firmware + nand_cmd + t_read_lsb + bus + data_in + completion;
+  const Picos expected = adapter + command_fis + firmware + nand_cmd + t_read_lsb + bus + data_in + completion;
   CHECK(read.io.latency()->max() == expected);
   CHECK(read.io.latency()->min() == expected);
   // The write was acknowledged from the buffer: no flash time in its latency.
-  CHECK(write.io.latency()->max() == command_fis + firmware + data_in + completion);
+  CHECK(write.io.latency()->max() == adapter + command_fis + firmware + data_out + completion);
   CHECK(write.nand_units_programmed() == 1);  // ...but it reached flash when the host went idle
 }
 
