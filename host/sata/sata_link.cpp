@@ -21,6 +21,8 @@ SataLink::SataLink(sc_core::sc_module_name name, const HostConfig& config, Timel
       m_host_lane(timeline.add_lane()),
       m_on_wire(64),
       m_to_host(64),
+      m_fixed{m_format.dwords(Fis{FisKind::kCommand}), m_format.time(Fis{FisKind::kCommand}),
+              m_format.dwords(Fis{FisKind::kSetDeviceBits}), m_format.time(Fis{FisKind::kSetDeviceBits})},
       m_pm(config.link_pm),
       m_pm_on(m_pm.enabled()) {}
 
@@ -52,8 +54,26 @@ Picos SataLink::wake(Picos now) {
 
 LinkBooking SataLink::transmit(const Fis& fis, Picos not_before) {
   const Picos now = std::max(now_picos(), not_before);
-  const bool setup = needs_dma_setup(fis);
-  const Picos t = m_format.time(fis, setup);
+  // A command's and a queued command's completion are of fixed size: timed once (m_fixed).
+  std::uint64_t dwords;
+  Picos t;
+  if (fis.kind == FisKind::kCommand) {
+    dwords = m_fixed.command_dwords;
+    t = m_fixed.command_ps;
+  } else if (fis.kind == FisKind::kSetDeviceBits && is_queued(fis.command)) {
+    dwords = m_fixed.sdb_dwords;
+    t = m_fixed.sdb_ps;
+    if (fis.tag == m_dma_tag) m_dma_tag = kNoTag;  // the command is done: its tag's next one sets up anew
+  } else {
+    const bool data = fis.kind != FisKind::kSetDeviceBits;
+    const bool setup = data && needs_dma_setup(fis);
+    dwords = m_format.dwords(fis, setup);
+    t = m_format.picos(dwords);
+    if (data && is_queued(fis.command)) {
+      m_dma_tag = fis.tag;
+      m_dma_kind = fis.kind;
+    }
+  }
   // Link power management: a command to an idle link first brings it back to Active (its
   // anatomy charged the wait as kLinkWake); the device's FISes all belong to an outstanding
   // command, so the link is Active for them.
@@ -70,24 +90,17 @@ LinkBooking SataLink::transmit(const Fis& fis, Picos not_before) {
   const Picos delivered = m_wire.reserve(at, t);
   if (m_pm_on && fis.kind == FisKind::kSetDeviceBits && --m_outstanding == 0) m_idle_since = delivered;
   ++m_stats.fises;
-  m_stats.wire_dwords += m_format.dwords(fis, setup);
-  if (fis.kind == FisKind::kDataToHost || fis.kind == FisKind::kDataToDevice) {
-    if (is_queued(fis.command)) {
-      m_dma_tag = fis.tag;
-      m_dma_kind = fis.kind;
-    }
-  } else if (fis.kind == FisKind::kSetDeviceBits && fis.tag == m_dma_tag) {
-    m_dma_tag = kNoTag;  // the command is done: its tag's next command sets up anew
-  }
+  m_stats.wire_dwords += dwords;
   if (m_probe) m_probe->fis(fis, delivered - t, delivered);
   // The HBA writes read data straight into host memory and acts only on Set Device Bits:
   // a data FIS to the host occupies the wire but nothing happens when it lands.
-  if (fis.kind == FisKind::kSetDeviceBits) {
-    m_to_host.push(fis);
-    m_timeline.at(m_host_lane, delivered + m_completion_ps, *this, kToHost);
-  } else if (fis.kind != FisKind::kDataToHost) {
-    m_on_wire.push(fis);
-    m_timeline.at(m_lane, delivered, *this, kToDevice);
+  // A completion reaches the HBA's driver host.ahci.completion after the wire (one push site:
+  // the ring's push stays inline).
+  if (fis.kind != FisKind::kDataToHost) {
+    const bool to_host = fis.kind == FisKind::kSetDeviceBits;
+    (to_host ? m_to_host : m_on_wire).push(fis);
+    m_timeline.at(to_host ? m_host_lane : m_lane, to_host ? delivered + m_completion_ps : delivered, *this,
+                  to_host ? kToHost : kToDevice);
   }
   return {delivered - t, delivered};
 }

@@ -63,7 +63,13 @@ class SataLink : public sc_core::sc_module, public SataLinkIf, private TimerClie
   Timeline::Lane m_host_lane;  // completions to the HBA, in sending order (a fixed delay after the wire)
   Ring<Fis> m_on_wire;         // sent to the device, not yet delivered, in order
   Ring<Fis> m_to_host;         // completions on their way to the HBA, in order
-  Calendar m_wire;             // one FIS on the wire at a time
+  struct Fixed {
+    std::uint64_t command_dwords;
+    Picos command_ps;
+    std::uint64_t sdb_dwords;  // a queued command's Set Device Bits
+    Picos sdb_ps;
+  } m_fixed;
+  Calendar m_wire;  // one FIS on the wire at a time
   LinkStats m_stats;
   Probe* m_probe = nullptr;
   LinkPmConfig m_pm;

@@ -21,6 +21,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 
 #include "base/core/sata_fis.h"
 #include "base/core/types.h"
@@ -74,10 +75,13 @@ class SataWire {
   // Time on the wire of `dwords` Dwords: 40 line bits each, stretched by the ALIGN pairs
   // (256/254). Rounded up to the picosecond.
   Picos picos(std::uint64_t dwords) const {
-    const unsigned __int128 num =
-        static_cast<unsigned __int128>(dwords) * sata::kAlignPeriodDwords * sata::kLineBitsPerDword * kPicosPerSec;
-    const unsigned __int128 den =
-        static_cast<unsigned __int128>(m_line_bps) * (sata::kAlignPeriodDwords - sata::kAlignPairDwords);
+    constexpr std::uint64_t kPerDword =
+        std::uint64_t(sata::kAlignPeriodDwords) * sata::kLineBitsPerDword * kPicosPerSec;
+    const std::uint64_t den = m_line_bps * (sata::kAlignPeriodDwords - sata::kAlignPairDwords);
+    if (dwords < std::numeric_limits<std::uint64_t>::max() / 2 / kPerDword) {  // a command, a completion, 4 KiB
+      return (dwords * kPerDword + den - 1) / den;
+    }
+    const unsigned __int128 num = static_cast<unsigned __int128>(dwords) * kPerDword;
     return static_cast<Picos>((num + den - 1) / den);
   }
 
