@@ -13,6 +13,10 @@ struct ControllerStats {
   std::uint64_t read_units_from_buffer = 0;  // served from the write buffer
   std::uint64_t read_units_unmapped = 0;     // never written / trimmed: zeros, no NAND read
   std::uint64_t read_units_from_nand = 0;
+  // Read-ahead (controller.read_ahead): units served from its window (ready or in flight), and
+  // units it read from flash.
+  std::uint64_t read_units_from_read_ahead = 0;
+  std::uint64_t read_ahead_units = 0;
   std::uint64_t rmw_reads = 0;     // reads for partially written mapping units
   std::uint64_t buffer_waits = 0;  // writes that waited for buffer space
   std::uint64_t rejected = 0;      // commands completed with an error

@@ -125,6 +125,23 @@ void print_drive_info(std::ostream& out, const DriveConfig& c) {
     out << ", up to " << sus.max_per_op << " reads per op; a read behind one waits at most the latency + "
         << format_duration(n.t_cmd_ps + n.t_read_ps[n.page_types() - 1]) << " + its data-out\n";
   }
+  // Sequential read-ahead (docs/read-ahead.md): with it, a QD1 stream's 128 KiB reads come from
+  // DRAM, paced by the adapter, the link and the firmware per command.
+  if (c.controller.read_ahead_bytes) {
+    const SataWire wire(c.host.sata_line_bps, c.host.link_round_trip_dwords);
+    Fis data{FisKind::kDataToHost};
+    data.data_bytes = 128 * 1024;
+    const Picos per_command = c.host.ahci_command_ps + c.host.ahci_completion_ps + c.controller.firmware_cost_ps +
+                              wire.time(Fis{FisKind::kCommand}) + wire.time(data) +
+                              wire.time(Fis{FisKind::kSetDeviceBits});
+    std::snprintf(buf, sizeof buf,
+                  "read-ahead       %s of DRAM (%llu units) ahead of a stream of %u sequential read commands; QD1 "
+                  "128 KiB reads from it at most %.1f MB/s\n",
+                  format_size(c.controller.read_ahead_bytes).c_str(),
+                  static_cast<unsigned long long>(c.controller.read_ahead_bytes / c.controller.mapping_unit_bytes),
+                  c.controller.read_ahead_trigger, 128.0 * 1024 / seconds(per_command) / 1e6);
+    out << buf;
+  }
   // The SLC cache (docs/slc-cache.md): its blocks, and the dies' write ceiling while it takes
   // the host's pages (LSB programs only) against the full-block one above.
   const SlcCacheConfig& slc = c.controller.slc_cache;

@@ -177,6 +177,11 @@ struct ControllerConfig {
   SchedulerConfig scheduler;
   WearConfig wear;
   SlcCacheConfig slc_cache;
+  // Sequential read-ahead (controller/hil/read_ahead.h): once `read_ahead_trigger` read commands
+  // in a row each start where the last ended, the firmware reads the next `read_ahead_bytes` of
+  // LBAs into DRAM ahead of the host. 0 = off.
+  std::uint64_t read_ahead_bytes = 0;
+  std::uint32_t read_ahead_trigger = 2;
   EccConfig ecc;
   FtlScheme ftl = FtlScheme::kPage;
   HybridConfig hybrid;

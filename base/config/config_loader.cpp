@@ -70,6 +70,7 @@ class DriveParser {
   void check_spare_blocks(const YAML::Node& controller);
   void check_hybrid(const YAML::Node& controller);
   void check_slc_cache(const YAML::Node& controller);
+  void check_read_ahead(const YAML::Node& controller);
   void check_ecc(const YAML::Node& controller);
   void check_bad_blocks(const YAML::Node& controller);
   void check_link_pm(const YAML::Node& link_pm);
@@ -213,6 +214,7 @@ void DriveParser::check_controller(const YAML::Node& node) {
   check_wear(node);
   check_hybrid(node);
   check_slc_cache(node);
+  check_read_ahead(node);
   check_ecc(node);
   check_bad_blocks(node);
 }
@@ -494,6 +496,27 @@ void DriveParser::check_slc_cache(const YAML::Node& controller) {
                       : "and a full static cache takes " + std::to_string(extra) +
                             " blocks per die beyond its data, more than the spare beyond GC's needs (" +
                             std::to_string(room) + "): lower the size or raise controller.op"));
+}
+
+void DriveParser::check_read_ahead(const YAML::Node& controller) {
+  const ControllerConfig& ctl = c_.controller;
+  if (ctl.read_ahead_bytes == 0) return;
+  const YAML::Node node = controller["read_ahead"];
+  if (ctl.read_ahead_bytes % ctl.mapping_unit_bytes != 0)
+    fail_cross(node, "controller.read_ahead", "depth", {"controller.mapping_unit"},
+               "must be a multiple of the mapping unit (" + format_size(ctl.mapping_unit_bytes) + "), got " +
+                   format_size(ctl.read_ahead_bytes));
+  if (ctl.read_ahead_bytes / ctl.mapping_unit_bytes > 65536)
+    fail_cross(node, "controller.read_ahead", "depth", {"controller.mapping_unit"},
+               "at most 65536 mapping units, got " + std::to_string(ctl.read_ahead_bytes / ctl.mapping_unit_bytes));
+  if (ctl.mapping_cache_bytes != 0 && ctl.ftl == FtlScheme::kPage)
+    fail_cross(node, "controller.read_ahead", "depth", {"controller.mapping_cache"},
+               "read-ahead needs the whole mapping table in DRAM (mapping_cache: 0): its reads do not wait for "
+               "translation pages");
+  if (ctl.mapping_unit_bytes > c_.nand.page_size_bytes)
+    fail_cross(node, "controller.read_ahead", "depth", {"controller.mapping_unit", "nand.page_size"},
+               "read-ahead reads whole units of at most a page; mapping units of several pages (virtual pages) are "
+               "not supported");
 }
 
 std::string page_times_yaml(const NandConfig& n, const std::array<Picos, 3>& times) {

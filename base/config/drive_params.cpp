@@ -532,6 +532,23 @@ void add_gc_and_host(ParamTable& t) {
                            "(false: only when GC collects them)"));
 
   t.push_back(
+      make_param("controller.read_ahead", K::kSection)
+          .desc_is("sequential read-ahead: after `trigger` read commands each starting where the last "
+                   "ended, the firmware reads the next `depth` of LBAs from flash into DRAM, ahead of the host"));
+  // Assumed: off (no preset's firmware is known to prefetch; docs/read-ahead.md).
+  t.push_back(make_param("controller.read_ahead.depth", K::kSize, "bytes")
+                  .def("0")
+                  .u64([](DriveConfig& c) -> std::uint64_t& { return c.controller.read_ahead_bytes; })
+                  .shows("0 (off), or whole mapping units")
+                  .desc_is("data read ahead of the stream's position (its DRAM); 0 = no read-ahead"));
+  // Assumed: a stream is two commands in a row (the first may start anywhere).
+  t.push_back(make_param("controller.read_ahead.trigger", K::kCount, "commands")
+                  .def("2")
+                  .range(1, 64)
+                  .u32([](DriveConfig& c) -> std::uint32_t& { return c.controller.read_ahead_trigger; })
+                  .desc_is("sequential read commands in a row before the firmware reads ahead"));
+
+  t.push_back(
       make_param("controller.ecc", K::kSection)
           .desc_is("the ECC engine (with nand.errors.enabled only): BCH strength per codeword and decode time"));
   // BCH-15 per 512-byte sector: what the 3x-nm consumer SSDs Hetzler measured used ("Series SDD 5:

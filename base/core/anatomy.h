@@ -110,6 +110,17 @@ struct Anatomy {
       mark = t.finished;
     }
   }
+  // A read-ahead op the request joined while it was in flight (controller.read_ahead): of the
+  // op's segments, what came after the request's last stamp.
+  void read_ahead_op(const OpTiming& t) {
+    wait_until(Part::kDieWaitHost, t.started);
+    wait_until(Part::kBusWait, t.cmd_bus_start);
+    wait_until(Part::kBusTransfer, t.array_start);
+    wait_until(Part::kArray, t.array_end);
+    wait_until(Part::kBusWait, t.out_bus_start);
+    wait_until(Part::kBusTransfer, t.out_end);
+    wait_until(Part::kEcc, t.finished);  // its decodes (and retries, with bit errors)
+  }
   Picos total() const {
     Picos sum = 0;
     for (Picos v : part) sum += v;

@@ -28,6 +28,12 @@ void DeviceController::register_stats(const StatGroup& g) const {
   reads.counter("from_buffer", s.read_units_from_buffer, "units", "mapping units read from the write buffer");
   reads.counter("unmapped", s.read_units_unmapped, "units", "mapping units read never written or trimmed (zeros)");
   reads.counter("from_nand", s.read_units_from_nand, "units", "mapping units read from flash");
+  if (m_read_ahead.enabled()) {
+    reads.counter("from_read_ahead", s.read_units_from_read_ahead, "units",
+                  "mapping units served from the read-ahead window (in DRAM, or read ahead and in flight)");
+    g.counter("read_ahead_units", s.read_ahead_units, "units",
+              "mapping units the firmware read from flash ahead of a sequential stream (controller.read_ahead)");
+  }
   const StatGroup spread = g.group("read_spread");
   spread.counter("commands", s.read_spread.commands, "commands", "host read commands that read flash");
   spread.counter("pages", s.read_spread.pages, "reads", "their flash page reads");

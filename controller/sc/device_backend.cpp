@@ -171,6 +171,9 @@ void DeviceController::flash_done(const NandOp& op) {
       }
       break;
     }
+    case OpTicket::Kind::kReadAhead:
+      read_ahead_landed(op, ticket.index);
+      break;
     case OpTicket::Kind::kNone:
       break;
   }
@@ -178,6 +181,22 @@ void DeviceController::flash_done(const NandOp& op) {
   if (m_background.running() && m_scheduler.queued(op.die) == 0) background_step(op.die);
   flush();
   check_quiescent();
+}
+
+void DeviceController::read_ahead_landed(const NandOp& op, std::uint32_t record) {
+  // A failed read leaves its units out of DRAM, and the commands that waited for it fail.
+  const bool failed = op.status & kOpUncorrectable;
+  std::uint32_t waiters = m_read_ahead.landed(record, !failed);
+  while (waiters) {
+    const auto tag = static_cast<std::uint8_t>(__builtin_ctz(waiters));
+    waiters &= waiters - 1;
+    Command& c = m_commands[tag];
+    if (__builtin_expect(failed, 0)) c.media_error = true;
+    if (--c.pending == 0 && c.map_pending == 0) {
+      c.anatomy->read_ahead_op(flash->finished_timing(op));  // it joined the read while in flight
+      send_read_data(tag);
+    }
+  }
 }
 
 void DeviceController::report_op(const NandOp& op, const OpTicket& ticket) {
@@ -189,7 +208,7 @@ void DeviceController::report_op(const NandOp& op, const OpTicket& ticket) {
       const std::uint64_t serial = m_buffer.owner(slot).serial;
       if (n < 64 && (n == 0 || serials[n - 1] != serial)) serials[n++] = serial;
     });
-  } else if (ticket.kind != OpTicket::Kind::kNone) {
+  } else if (ticket.kind != OpTicket::Kind::kNone && ticket.kind != OpTicket::Kind::kReadAhead) {
     serials[n++] = m_commands[ticket.tag()].serial;
   }
   m_probe->nand_op(op, flash->finished_timing(op), serials, n);
@@ -218,6 +237,7 @@ void DeviceController::secure_erase() {
   m_buffer.clear();
   m_ftl.secure_erase();
   m_map.clear();
+  if (m_read_ahead.enabled()) m_read_ahead.reset();
   if (m_data) m_data->clear();
   if (m_media) m_media->rewritten(double(now_picos()) * 1e-12);
 }

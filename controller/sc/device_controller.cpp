@@ -28,6 +28,9 @@ DeviceController::DeviceController(sc_core::sc_module_name name, const DriveConf
                m_ftl.geometry().units_per_page, CommandQueue::kMaxTags),
       m_scheduler(m_ftl.geometry().dies, FlashScheduler::HoldRules::of(config.controller)),
       m_read_spread(m_ftl.geometry().dies),
+      m_read_ahead(
+          static_cast<std::uint32_t>(config.controller.read_ahead_bytes / config.controller.mapping_unit_bytes),
+          config.controller.read_ahead_trigger),
       m_gate(m_ftl.geometry().dies, config.controller.gc.relocation == GcRelocation::kStriped),
       m_map(m_ftl, map_config(config), m_stats),
       m_background(config.controller.gc, m_ftl.geometry().units_per_page,
@@ -168,7 +171,19 @@ void DeviceController::start_read(std::uint8_t tag) {
   NandOp op;
   bool have_op = false;
   const bool virtual_pages = m_ftl.geometry().pages_per_unit > 1;  // read only the pages asked for
+  const bool stream = m_read_ahead.enabled() && m_read_ahead.observe(c.first_lpn, c.units);
+  std::uint32_t read_ahead_waits = 0;  // read-ahead records in flight the command waits for
   for (std::uint32_t i = 0; i < c.units; ++i) {
+    if (m_read_ahead.enabled()) {
+      const ReadAhead::State s = m_read_ahead.state(c.first_lpn + i);
+      if (s != ReadAhead::State::kAbsent) {
+        ++m_stats.read_units_from_read_ahead;
+        if (s == ReadAhead::State::kInFlight && m_read_ahead.wait(m_read_ahead.record_of(c.first_lpn + i), tag)) {
+          ++read_ahead_waits;
+        }
+        continue;
+      }
+    }
     const ReadPlan plan = m_ftl.plan_read(c.first_lpn + i);
     if (plan.unmapped()) {
       ++m_stats.read_units_unmapped;
@@ -199,10 +214,48 @@ void DeviceController::start_read(std::uint8_t tag) {
   }
   if (have_op) data_ops.push_back(op);
   m_read_spread.count(data_ops, m_stats.read_spread);
-  c.pending = static_cast<std::uint32_t>(data_ops.size());
+  c.pending = static_cast<std::uint32_t>(data_ops.size()) + read_ahead_waits;
   if (c.map_pending == 0) m_map.release_deferred(tag, m_ops);
   submit_ops();
+  if (stream) read_ahead();
   if (c.pending == 0 && c.map_pending == 0) send_read_data(tag);
+}
+
+void DeviceController::read_ahead() {
+  const auto [from, to] = m_read_ahead.wanted(static_cast<Lpn>(m_ftl.user_units()));
+  const std::uint32_t unit_bytes = m_ftl.geometry().unit_bytes;
+  NandOp op;
+  Lpn first = 0;
+  std::uint32_t units = 0;
+  // The units of one page go as one read; its record lists them.
+  const auto issue = [&]() {
+    if (units == 0) return true;
+    std::uint32_t record;
+    if (!m_read_ahead.issue(first, units, record)) return false;
+    op.bytes = units * unit_bytes;
+    op.cookie = OpTicket::read_ahead(record).cookie() | kOpTimedBit;
+    m_ops.push_back(op);
+    m_stats.read_ahead_units += units;
+    units = 0;
+    return true;
+  };
+  for (Lpn lpn = from; lpn < to; ++lpn) {
+    const ReadPlan plan = m_ftl.plan_read(lpn);
+    if (units && plan.on_flash() && plan.die == op.die && plan.block == op.block && plan.page == op.page) {
+      ++units;
+      continue;
+    }
+    if (!issue()) break;
+    if (!plan.on_flash()) {  // zeros or the write buffer's: nothing to read ahead
+      m_read_ahead.skip(lpn);
+      continue;
+    }
+    op = NandOp{NandOpKind::kRead, OpOrigin::kHost, plan.die, plan.block, plan.page, 0, 0};
+    first = lpn;
+    units = 1;
+  }
+  issue();
+  submit_ops();
 }
 
 LinkBooking DeviceController::send_read_chunk(std::uint8_t tag, std::uint32_t bytes) {
@@ -292,6 +345,7 @@ void DeviceController::data_arrived(std::uint8_t tag) {
   m_buffer.unreserve(c.units);
   for (std::uint32_t i = 0; i < c.units; ++i) {
     const Lpn lpn = c.first_lpn + i;
+    if (m_read_ahead.enabled()) m_read_ahead.invalidate(lpn);
     const std::uint32_t slot = m_buffer.accept(lpn, owner);
     if (m_data && c.host_data) m_data->write_slot(m_ftl, c, lpn, slot);
     m_ftl.write_to_buffer(lpn, slot);
@@ -310,7 +364,10 @@ void DeviceController::trim_arrived(std::uint8_t tag) {
   const std::uint64_t unit = m_ftl.geometry().unit_bytes;
   const std::uint64_t first = (c.first_byte() + unit - 1) / unit;
   const std::uint64_t end = c.end_byte() / unit;
-  for (std::uint64_t lpn = first; lpn < end; ++lpn) m_ftl.trim(static_cast<Lpn>(lpn));
+  for (std::uint64_t lpn = first; lpn < end; ++lpn) {
+    m_ftl.trim(static_cast<Lpn>(lpn));
+    if (m_read_ahead.enabled()) m_read_ahead.invalidate(static_cast<Lpn>(lpn));
+  }
   if (!m_map.unlimited()) m_map.update_range(first, end, m_ops);
   submit_ops();
   ++m_stats.trims;

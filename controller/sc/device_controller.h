@@ -28,6 +28,7 @@
 #include "controller/gc/background_gc.h"
 #include "controller/hil/command_queue.h"
 #include "controller/hil/firmware_cpu.h"
+#include "controller/hil/read_ahead.h"
 #include "controller/media/media_health.h"
 #include "controller/sc/drive_control.h"
 #include "controller/sc/sata_if.h"
@@ -133,6 +134,9 @@ class DeviceController final : public sc_core::sc_module,
   void book_cpu(std::uint8_t tag);
   void dispatch(std::uint8_t tag);
   void start_read(std::uint8_t tag);
+  // Read-ahead: the next units of the stream from flash, behind the command just planned.
+  void read_ahead();
+  void read_ahead_landed(const NandOp& op, std::uint32_t record);
   void start_write(std::uint8_t tag);
   void request_buffer(std::uint8_t tag);
   // Lets waiting writes' data come while the buffer has room. The test is inline: most calls
@@ -193,6 +197,7 @@ class DeviceController final : public sc_core::sc_module,
   BufferManager m_buffer;
   FlashScheduler m_scheduler;
   ReadSpread m_read_spread;  // per-die page reads of the command being planned (statistics only)
+  ReadAhead m_read_ahead;    // controller.read_ahead: the stream and its window (off: depth 0)
   RelocationGate m_gate;     // striped GC relocation: a program waits for its reads on another die
   MapTraffic m_map;
   BackgroundGc m_background;

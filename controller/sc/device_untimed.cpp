@@ -15,6 +15,7 @@ PreconditionResult DeviceController::precondition(const PreconditionSpec& spec) 
   // through relocated(), each placed host page through page_placed(). Their flash operations
   // land in m_ops and are dropped there, as PageWriter drops the FTL's own.
   PagePlacedListener* listener = m_map.unlimited() ? nullptr : this;
+  if (m_read_ahead.enabled()) m_read_ahead.reset();  // what it read ahead is overwritten
   PreconditionResult result;
   try {
     result = ssdlab::precondition(m_ftl, spec, listener);
@@ -42,6 +43,7 @@ void DeviceController::page_placed(const Lpn* lpns, std::uint32_t count) {
 
 void DeviceController::mapping_loaded() {
   m_map.mapping_loaded(m_ftl);
+  if (m_read_ahead.enabled()) m_read_ahead.reset();
   if (m_media) m_media->rewritten(double(now_picos()) * 1e-12);
 }
 

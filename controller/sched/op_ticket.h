@@ -11,11 +11,12 @@ namespace ssdlab {
 
 struct OpTicket {
   enum class Kind : std::uint8_t {
-    kNone,      // nobody waits (GC, translation-page writes, map reads of a write or TRIM)
-    kHostRead,  // data read of command `index` (a tag)
-    kRmwRead,   // old contents of a partly written unit, for write command `index`
-    kMapRead,   // translation page that read command `index` waits for
-    kProgram,   // host page program: program record `index`
+    kNone,       // nobody waits (GC, translation-page writes, map reads of a write or TRIM)
+    kHostRead,   // data read of command `index` (a tag)
+    kRmwRead,    // old contents of a partly written unit, for write command `index`
+    kMapRead,    // translation page that read command `index` waits for
+    kProgram,    // host page program: program record `index`
+    kReadAhead,  // a read ahead of a sequential stream: read-ahead record `index` (controller/hil/read_ahead.h)
   };
   Kind kind = Kind::kNone;
   std::uint32_t index = 0;
@@ -25,6 +26,7 @@ struct OpTicket {
   static OpTicket rmw_read(std::uint8_t tag) { return {Kind::kRmwRead, tag}; }
   static OpTicket map_read(std::uint8_t tag) { return {Kind::kMapRead, tag}; }
   static OpTicket program(std::uint32_t record) { return {Kind::kProgram, record}; }
+  static OpTicket read_ahead(std::uint32_t record) { return {Kind::kReadAhead, record}; }
 
   std::uint8_t tag() const { return static_cast<std::uint8_t>(index); }
 
@@ -41,6 +43,8 @@ struct OpTicket {
         return (index & kTagMask) | kMapWaitBit;
       case Kind::kProgram:
         return index;
+      case Kind::kReadAhead:
+        return kReadAheadBit | (index & kRecordMask) << kRecordShift;
       case Kind::kNone:
         break;
     }
@@ -51,6 +55,7 @@ struct OpTicket {
     if (origin == OpOrigin::kHost) {
       if (op_kind == NandOpKind::kProgram) return program(cookie);
       if (op_kind == NandOpKind::kRead) {
+        if (cookie & kReadAheadBit) return read_ahead((cookie >> kRecordShift) & kRecordMask);
         return {cookie & kRmwBit ? Kind::kRmwRead : Kind::kHostRead, cookie & kTagMask};
       }
     } else if (origin == OpOrigin::kMap && op_kind == NandOpKind::kRead && (cookie & kMapWaitBit)) {
@@ -66,6 +71,9 @@ struct OpTicket {
   static constexpr std::uint32_t kTagMask = 0xff;
   static constexpr std::uint32_t kRmwBit = 0x100;
   static constexpr std::uint32_t kMapWaitBit = 0x200;
+  static constexpr std::uint32_t kReadAheadBit = 0x400;
+  static constexpr std::uint32_t kRecordShift = 11;
+  static constexpr std::uint32_t kRecordMask = 0xffff;  // 65536 records: controller.read_ahead.depth's bound
 };
 
 // A GC page program that carries units read on another die (controller.gc.relocation: striped)

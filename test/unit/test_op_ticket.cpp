@@ -31,6 +31,7 @@ TEST_CASE("op tickets round trip through the cookie", "[op_ticket]") {
     tickets.push_back(OpTicket::map_read(t));
   }
   for (std::uint32_t record : {0u, 1u, 255u, 256u, 0x300u, 1000000u}) tickets.push_back(OpTicket::program(record));
+  for (std::uint32_t record : {0u, 1u, 255u, 0x400u, 65535u}) tickets.push_back(OpTicket::read_ahead(record));
   for (const OpTicket& t : tickets) {
     INFO("kind " << int(t.kind) << " index " << t.index);
     const OpTicket back = OpTicket::of(op_for(t));
@@ -39,6 +40,11 @@ TEST_CASE("op tickets round trip through the cookie", "[op_ticket]") {
   // Reads of the same tag are told apart by the cookie alone.
   CHECK(OpTicket::host_read(5).cookie() != OpTicket::rmw_read(5).cookie());
   CHECK(OpTicket::host_read(5).tag() == 5);
+  // A read-ahead read is a host read by origin and kind: the cookie tells it apart, the timed
+  // bit aside.
+  NandOp ahead = op_for(OpTicket::read_ahead(7));
+  ahead.cookie |= kOpTimedBit;
+  CHECK(OpTicket::of(ahead) == OpTicket::read_ahead(7));
 }
 
 TEST_CASE("ops nobody waits for decode to no ticket", "[op_ticket]") {
