@@ -171,10 +171,11 @@ void DeviceController::start_read(std::uint8_t tag) {
   NandOp op;
   bool have_op = false;
   const bool virtual_pages = m_ftl.geometry().pages_per_unit > 1;  // read only the pages asked for
-  const bool stream = m_read_ahead.enabled() && m_read_ahead.observe(c.first_lpn, c.units);
+  const bool ahead = m_read_ahead.enabled();                       // once: the loop's stores may alias the member
+  const bool stream = ahead && m_read_ahead.observe(c.first_lpn, c.units);
   std::uint32_t read_ahead_waits = 0;  // read-ahead records in flight the command waits for
   for (std::uint32_t i = 0; i < c.units; ++i) {
-    if (m_read_ahead.enabled()) {
+    if (__builtin_expect(ahead, 0)) {
       const ReadAhead::State s = m_read_ahead.state(c.first_lpn + i);
       if (s != ReadAhead::State::kAbsent) {
         ++m_stats.read_units_from_read_ahead;
@@ -217,7 +218,7 @@ void DeviceController::start_read(std::uint8_t tag) {
   c.pending = static_cast<std::uint32_t>(data_ops.size()) + read_ahead_waits;
   if (c.map_pending == 0) m_map.release_deferred(tag, m_ops);
   submit_ops();
-  if (stream) read_ahead();
+  if (__builtin_expect(stream, 0)) read_ahead();
   if (c.pending == 0 && c.map_pending == 0) send_read_data(tag);
 }
 
