@@ -14,16 +14,17 @@ namespace ssdlab {
 
 namespace {
 
-double link_mbps(const DriveConfig& c, FisKind data_kind, std::uint32_t bytes) {
-  // One queued command: command FIS, data (DMA Setup, data FISes and, to the device, a DMA
-  // Activate before each), completion; each FIS exchange timed as the link times it.
+// One queued command on the wire: command FIS, data (DMA Setup, data FISes and, to the device, a
+// DMA Activate before each), completion; each FIS exchange timed as the link times it.
+Picos command_wire_ps(const DriveConfig& c, FisKind data_kind, std::uint32_t bytes) {
   const SataWire wire(c.host.sata_line_bps, c.host.link_round_trip_dwords);
-  const Fis cmd{FisKind::kCommand};
   Fis data{data_kind};
   data.data_bytes = bytes;
-  const Fis sdb{FisKind::kSetDeviceBits};
-  const double seconds = double(wire.time(cmd) + wire.time(data) + wire.time(sdb)) / double(kPicosPerSec);
-  return double(bytes) / seconds / 1e6;
+  return wire.time(Fis{FisKind::kCommand}) + wire.time(data) + wire.time(Fis{FisKind::kSetDeviceBits});
+}
+
+double link_mbps(const DriveConfig& c, FisKind data_kind, std::uint32_t bytes) {
+  return double(bytes) / (double(command_wire_ps(c, data_kind, bytes)) / double(kPicosPerSec)) / 1e6;
 }
 
 double seconds(Picos ps) { return double(ps) / double(kPicosPerSec); }
@@ -128,12 +129,8 @@ void print_drive_info(std::ostream& out, const DriveConfig& c) {
   // Sequential read-ahead (docs/read-ahead.md): with it, a QD1 stream's 128 KiB reads come from
   // DRAM, paced by the adapter, the link and the firmware per command.
   if (c.controller.read_ahead_bytes) {
-    const SataWire wire(c.host.sata_line_bps, c.host.link_round_trip_dwords);
-    Fis data{FisKind::kDataToHost};
-    data.data_bytes = 128 * 1024;
     const Picos per_command = c.host.ahci_command_ps + c.host.ahci_completion_ps + c.controller.firmware_cost_ps +
-                              wire.time(Fis{FisKind::kCommand}) + wire.time(data) +
-                              wire.time(Fis{FisKind::kSetDeviceBits});
+                              command_wire_ps(c, FisKind::kDataToHost, 128 * 1024);
     std::snprintf(buf, sizeof buf,
                   "read-ahead       %s of DRAM (%llu units) ahead of a stream of %u sequential read commands; QD1 "
                   "128 KiB reads from it at most %.1f MB/s\n",
