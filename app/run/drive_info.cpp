@@ -126,17 +126,28 @@ void print_drive_info(std::ostream& out, const DriveConfig& c) {
     out << ", up to " << sus.max_per_op << " reads per op; a read behind one waits at most the latency + "
         << format_duration(n.t_cmd_ps + n.t_read_ps[n.page_types() - 1]) << " + its data-out\n";
   }
+  // Read data from DRAM through the controller's DMA (docs/sata-link.md), then the link: what
+  // bounds a QD1 read of never-written LBAs, and one of read-ahead's data.
+  const std::uint64_t rate = c.controller.read_dma_bytes_per_s;
+  const Picos dram_read_ps = c.host.ahci_command_ps + c.host.ahci_completion_ps + c.controller.firmware_cost_ps +
+                             (rate ? Picos(128.0 * 1024 * double(kPicosPerSec) / double(rate)) : 0) +
+                             command_wire_ps(c, FisKind::kDataToHost, 128 * 1024);
+  if (rate) {
+    std::snprintf(buf, sizeof buf,
+                  "read DMA         %s from DRAM to the link (zeros, buffer, read-ahead); QD1 128 KiB reads of "
+                  "never-written LBAs at most %.1f MB/s\n",
+                  format_bytes_per_s(rate).c_str(), 128.0 * 1024 / seconds(dram_read_ps) / 1e6);
+    out << buf;
+  }
   // Sequential read-ahead (docs/read-ahead.md): with it, a QD1 stream's 128 KiB reads come from
   // DRAM, paced by the adapter, the link and the firmware per command.
   if (c.controller.read_ahead_bytes) {
-    const Picos per_command = c.host.ahci_command_ps + c.host.ahci_completion_ps + c.controller.firmware_cost_ps +
-                              command_wire_ps(c, FisKind::kDataToHost, 128 * 1024);
     std::snprintf(buf, sizeof buf,
                   "read-ahead       %s of DRAM (%llu units) ahead of a stream of %u sequential read commands; QD1 "
                   "128 KiB reads from it at most %.1f MB/s\n",
                   format_size(c.controller.read_ahead_bytes).c_str(),
                   static_cast<unsigned long long>(c.controller.read_ahead_bytes / c.controller.mapping_unit_bytes),
-                  c.controller.read_ahead_trigger, 128.0 * 1024 / seconds(per_command) / 1e6);
+                  c.controller.read_ahead_trigger, 128.0 * 1024 / seconds(dram_read_ps) / 1e6);
     out << buf;
   }
   // The SLC cache (docs/slc-cache.md): its blocks, and the dies' write ceiling while it takes

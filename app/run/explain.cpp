@@ -55,6 +55,7 @@ const char* part_words(const std::string& part) {
       {"ecc", "ECC decoding of each read attempt"},
       {"link_wake", "waiting for the SATA link to wake from Partial or Slumber"},
       {"host_adapter", "the AHCI adapter fetching the command and reporting its completion"},
+      {"read_dma", "read data leaving the controller's buffer for the link"},
   };
   for (const auto& w : kWords) {
     if (part == w.first) return w.second;

@@ -160,10 +160,15 @@ struct EccConfig {
 };
 
 struct ControllerConfig {
-  std::uint32_t queue_depth = 32;        // device NCQ depth (1..32)
-  Picos firmware_cost_ps = 0;            // CPU time per command
-  Picos firmware_write_cost_ps = 0;      // extra CPU time per write command (allocation, mapping)
-  Picos firmware_gc_cost_ps = 0;         // CPU time per unit relocated by foreground GC
+  std::uint32_t queue_depth = 32;    // device NCQ depth (1..32)
+  Picos firmware_cost_ps = 0;        // CPU time per command
+  Picos firmware_write_cost_ps = 0;  // extra CPU time per write command (allocation, mapping)
+  Picos firmware_gc_cost_ps = 0;     // CPU time per unit relocated by foreground GC
+  // Read data a command finds in DRAM (zeros for never-written LBAs, the write buffer's, read-ahead's)
+  // leaves the buffer for the link through the controller's DMA at this rate: bytes / rate before
+  // the link takes it. Flash data goes to the link as each page is read. 0 = at once
+  // (docs/sata-link.md, "Read data from DRAM").
+  std::uint64_t read_dma_bytes_per_s = 0;
   std::uint64_t write_buffer_bytes = 0;  // DRAM write buffer
   bool write_cache = true;               // complete writes once buffered
   bool trim = true;                      // DATA SET MANAGEMENT / TRIM supported

@@ -201,6 +201,14 @@ void add_controller(ParamTable& t) {
                   .def("0ps")
                   .u64([](DriveConfig& c) -> std::uint64_t& { return c.controller.firmware_gc_cost_ps; })
                   .desc_is("CPU time per mapping unit relocated by foreground GC"));
+  // Assumed: not modelled (0) unless a preset calibrates it on its clean QD1 read.
+  t.push_back(make_param("controller.read_dma_rate", K::kDataRate, "bytes/s")
+                  .def("0")
+                  .u64([](DriveConfig& c) -> std::uint64_t& { return c.controller.read_dma_bytes_per_s; })
+                  .shows("0 (at once), or a rate")
+                  .desc_is("rate at which read data found in DRAM (zeros for never-written LBAs, the write buffer's, "
+                           "read-ahead's) leaves the buffer for the link; flash data goes as each page is read "
+                           "(calibrated on a clean QD1 read)"));
   t.push_back(make_param("controller.write_buffer", K::kSize, "bytes")
                   .required()
                   .u64([](DriveConfig& c) -> std::uint64_t& { return c.controller.write_buffer_bytes; })

@@ -32,6 +32,7 @@ enum class Part : std::uint8_t {
   kEcc,           // the critical read's ECC decodes, one per attempt
   kLinkWake,      // its command waited for the link to leave Partial or Slumber (host.link_pm)
   kHostAdapter,   // the AHCI adapter's command fetch and completion report (host.ahci)
+  kReadDma,       // its last read data leaving the controller's buffer for the link (controller.read_dma_rate)
   kCount
 };
 constexpr std::size_t kParts = static_cast<std::size_t>(Part::kCount);
@@ -43,9 +44,9 @@ static_assert(kParts <= kPartSlots);
 // Stable names (summary.json keys, latency-log columns, explain text).
 inline const char* part_name(Part p) {
   static constexpr const char* kNames[kParts] = {
-      "host_queue", "link_wait",     "link_transfer", "fw_queue",     "firmware",    "map_wait",     "buffer_wait",
-      "staging",    "die_wait_host", "die_wait_gc",   "die_wait_map", "bus_wait",    "bus_transfer", "array",
-      "flush_wait", "read_retry",    "ecc",           "link_wake",    "host_adapter"};
+      "host_queue", "link_wait",     "link_transfer", "fw_queue",     "firmware",     "map_wait",     "buffer_wait",
+      "staging",    "die_wait_host", "die_wait_gc",   "die_wait_map", "bus_wait",     "bus_transfer", "array",
+      "flush_wait", "read_retry",    "ecc",           "link_wake",    "host_adapter", "read_dma"};
   return kNames[static_cast<std::size_t>(p)];
 }
 

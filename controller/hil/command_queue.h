@@ -26,6 +26,7 @@ struct Command {
   std::uint32_t pending = 0;      // NAND reads (read, RMW) or unprogrammed units (write-through)
   std::uint32_t map_pending = 0;  // translation pages being read before the data reads
   std::uint32_t bytes_sent = 0;   // read data already on its way to the host
+  std::uint32_t dram_units = 0;   // read units served from DRAM: zeros, the write buffer, read-ahead
   std::uint64_t serial = 0;       // which command this is: tags are reused (see SlotOwner)
   Anatomy* anatomy = nullptr;     // the request's latency anatomy (the command FIS's, or scratch)
 

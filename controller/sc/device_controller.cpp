@@ -174,6 +174,7 @@ void DeviceController::start_read(std::uint8_t tag) {
   const bool ahead = m_read_ahead.enabled();                       // once: the loop's stores may alias the member
   const bool stream = ahead && m_read_ahead.observe(c.first_lpn, c.units);
   std::uint32_t read_ahead_waits = 0;  // read-ahead records in flight the command waits for
+  const std::uint64_t from_nand = m_stats.read_units_from_nand;
   for (std::uint32_t i = 0; i < c.units; ++i) {
     if (__builtin_expect(ahead, 0)) {
       const ReadAhead::State s = m_read_ahead.state(c.first_lpn + i);
@@ -214,6 +215,7 @@ void DeviceController::start_read(std::uint8_t tag) {
     have_op = true;
   }
   if (have_op) data_ops.push_back(op);
+  c.dram_units = c.units - static_cast<std::uint32_t>(m_stats.read_units_from_nand - from_nand);
   m_read_spread.count(data_ops, m_stats.read_spread);
   c.pending = static_cast<std::uint32_t>(data_ops.size()) + read_ahead_waits;
   if (c.map_pending == 0) m_map.release_deferred(tag, m_ops);
@@ -259,13 +261,13 @@ void DeviceController::read_ahead() {
   submit_ops();
 }
 
-LinkBooking DeviceController::send_read_chunk(std::uint8_t tag, std::uint32_t bytes) {
+LinkBooking DeviceController::send_read_chunk(std::uint8_t tag, std::uint32_t bytes, Picos not_before) {
   Command& c = m_commands[tag];
   const std::uint32_t left = c.sectors * kSectorBytes - c.bytes_sent;
   const std::uint32_t n = std::min(bytes, left);
   if (n == 0) return {};
   c.bytes_sent += n;
-  return link->transmit(Fis{FisKind::kDataToHost, tag, c.op, c.lba, c.sectors, n});
+  return link->transmit(Fis{FisKind::kDataToHost, tag, c.op, c.lba, c.sectors, n}, not_before);
 }
 
 void DeviceController::send_read_data(std::uint8_t tag) {
@@ -276,8 +278,22 @@ void DeviceController::send_read_data(std::uint8_t tag) {
   }
   // Only the data sent after the last flash read is on the request's critical path (earlier
   // chunks went while it waited: they delay this one at most, as link wait).
-  const LinkBooking b = send_read_chunk(tag, ~std::uint32_t(0));
-  if (b.end) m_commands[tag].anatomy->link(b.start, b.end);
+  // The data the command found in DRAM (zeros for never-written units, the write buffer's,
+  // read-ahead's) leaves the buffer through the controller's read DMA first
+  // (controller.read_dma_rate); flash data went to the link as each page was corrected.
+  Command& c = m_commands[tag];
+  const std::uint64_t rate = m_config.controller.read_dma_bytes_per_s;
+  Picos ready = 0;
+  if (__builtin_expect(rate != 0 && c.dram_units != 0, 0)) {
+    const std::uint64_t left = c.sectors * kSectorBytes - c.bytes_sent;
+    ready = now_picos() +
+            read_dma_ps(std::min<std::uint64_t>(left, std::uint64_t(c.dram_units) * m_ftl.geometry().unit_bytes), rate);
+  }
+  const LinkBooking b = send_read_chunk(tag, ~std::uint32_t(0), ready);
+  if (b.end) {
+    if (ready) c.anatomy->to(Part::kReadDma, ready);
+    c.anatomy->link(b.start, b.end);
+  }
   complete(tag);
 }
 

@@ -116,6 +116,9 @@ TEST_CASE("optional keys take their defaults", "[config]") {
   CHECK(idle.controller.mapping_cache_bytes == 1 << 20);
   CHECK(parse(kBase + "  firmware_write_cost: 250us\n").controller.firmware_write_cost_ps == 250 * kPicosPerUs);
   CHECK(parse(kBase + "  firmware_gc_cost: 20us\n").controller.firmware_gc_cost_ps == 20 * kPicosPerUs);
+  CHECK(c.controller.read_dma_bytes_per_s == 0);
+  CHECK(parse(kBase + "  read_dma_rate: 1.14GB/s\n").controller.read_dma_bytes_per_s == 1140000000ull);
+  CHECK_THAT(error_of(kBase + "  read_dma_rate: fast\n"), Catch::Contains("controller.read_dma_rate"));
   CHECK_THAT(error_of(kBase + "  mapping_cache: 1KiB\n"),
              Catch::StartsWith(
                  "x.yaml:16: controller.mapping_cache: must hold at least one translation page (4KiB) or be 0 for "
