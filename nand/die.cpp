@@ -18,6 +18,8 @@ void Die::init(const NandConfig& config, Timeline& timeline, Channel& channel, D
   m_page_types = std::uint8_t(config.page_types());  // bits per cell: 1 to 3
   m_page_types_pow2 = (m_page_types & (m_page_types - 1)) == 0;
   m_array_times = config.array_times;
+  m_planes = std::uint8_t(config.planes_per_die);
+  m_plane_bytes = config.page_size_bytes;
   if (config.suspend.enabled()) m_suspension = std::make_unique<Suspended>();
 }
 
@@ -48,7 +50,11 @@ Picos Die::busy_until_now(OpOrigin origin) const {
   // Every transfer of the op is booked now (base/core/bus_calendar.h): first the command/address
   // cycles, plus the data for a program, with the array phase right after them; then a read's
   // data-out, from the end of its array time.
+  // A multi-plane op (docs/planes.md): each plane's command, address (and a program's data) cycles
+  // one after the other, then one array time for all (tPROG, tR, tBERS), then a read's data-out
+  // of each plane in turn.
   Picos bus = m_config->t_cmd_ps;
+  if (__builtin_expect(m_planes > 1, 0)) bus *= planes_of(op);
   if (op.kind == NandOpKind::kProgram) bus += bus_time(op.bytes);
   const Picos array_start = bus ? m_channel->reserve(now, at, bus) : at;
   if (m_instrumented && bus) m_probe->bus(m_channel_index, m_index, array_start - bus, array_start);

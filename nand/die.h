@@ -177,6 +177,14 @@ class alignas(64) Die final : private TimerClient {
     }
     return 0;
   }
+  // Multi-plane (docs/planes.md): the planes an op addresses, each with its own command and address
+  // cycles: an erase all of them (the FTL's block is one block per plane), a program or read those
+  // its bytes cover, one flash page each (a read of less than a page: one plane).
+  std::uint32_t planes_of(const NandOp& op) const {
+    if (op.kind == NandOpKind::kErase) return m_planes;
+    const std::uint32_t n = (op.bytes + m_plane_bytes - 1) / m_plane_bytes;
+    return n < 1 ? 1 : n;
+  }
   Picos bus_time(std::uint32_t bytes) {
     if (bytes != m_memo_bytes) set_memo(bytes);
     return m_memo_ps;
@@ -196,12 +204,14 @@ class alignas(64) Die final : private TimerClient {
   std::uint8_t m_slot = 0;        // m_stamps of the op in progress
   std::uint8_t m_page_types = 1;
   std::uint8_t m_batched = 0;      // ops of the job after the current one (a GC batch)
+  std::uint8_t m_planes = 1;       // nand.planes_per_die: > 1, multi-plane operations (docs/planes.md)
   std::uint32_t m_memo_bytes = 0;  // the last transfer size and its bus time: sizes repeat
   Picos m_memo_ps = 0;
   // Second line: the queue and what start() reads.
   Ring<NandOp> m_queue;
   const NandConfig* m_config = nullptr;
   Timeline* m_timeline = nullptr;
+  std::uint32_t m_plane_bytes = 0;  // one flash page, with m_planes > 1
   // Third line: what finish() reads and writes.
   Channel* m_channel = nullptr;
   DieListener* m_listener = nullptr;

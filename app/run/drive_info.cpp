@@ -49,8 +49,11 @@ DriveCeilings drive_ceilings(const DriveConfig& c) {
   }
   const double mean_read = seconds(t_read) / n.page_types();
   const double mean_prog = seconds(t_prog) / n.page_types();
-  d.die_read_mbps = n.dies() * page / (cmd + mean_read + page / bus_bps) / 1e6;
-  d.die_write_mbps = n.dies() * page / (cmd + page / bus_bps + mean_prog) / 1e6;
+  // Multi-plane (docs/planes.md): a die reads or programs a page on each of its P planes in one
+  // array time, their command and data cycles one after the other.
+  const double planes = n.planes_per_die;
+  d.die_read_mbps = n.dies() * planes * page / (planes * (cmd + page / bus_bps) + mean_read) / 1e6;
+  d.die_write_mbps = n.dies() * planes * page / (planes * (cmd + page / bus_bps) + mean_prog) / 1e6;
   // A unit of several pages (a virtual page) reads only the page holding the 4 KiB.
   const double unit = std::min<double>(c.controller.mapping_unit_bytes, page);
   d.die_4k_read_iops = n.dies() / (cmd + mean_read + unit / bus_bps);
@@ -64,13 +67,17 @@ void print_drive_info(std::ostream& out, const DriveConfig& c) {
   const std::string per_page = g.pages_per_unit > 1 ? "virtual pages of " + std::to_string(g.pages_per_unit) +
                                                           " pages on as many dies (docs/virtual-pages.md)"
                                                     : std::to_string(g.units_per_page) + " per page";
+  const std::string planes_text = n.planes_per_die > 1 ? " x " + std::to_string(n.planes_per_die) +
+                                                             " planes (multi-plane: the FTL's page is " +
+                                                             format_size(g.page_bytes) + ", one page a plane)"
+                                                       : "";
   char buf[4096];
   std::snprintf(buf, sizeof buf,
                 "drive            %s (%s)\n"
                 "raw capacity     %llu bytes (%s)\n"
                 "user capacity    %llu bytes = %llu sectors (%.2f GB, %.2f GiB)\n"
                 "over-provision   %.2f %% of raw hidden from the host\n"
-                "geometry         %u channels x %u dies = %u dies, %u blocks/die, %u pages/block, %s pages (%s), "
+                "geometry         %u channels x %u dies = %u dies%s, %u blocks/%s, %u pages/block, %s pages (%s), "
                 "block %s\n"
                 "mapping          %s units, %s, %llu physical units, %llu LPNs\n"
                 "link             SATA %s, %u NCQ tags used; per frame SOF/CRC/EOF and two %u-Dword handshakes "
@@ -84,8 +91,9 @@ void print_drive_info(std::ostream& out, const DriveConfig& c) {
                 static_cast<unsigned long long>(c.controller.user_bytes / kSectorBytes), c.controller.user_bytes / 1e9,
                 c.controller.user_bytes / double(1ull << 30),
                 100.0 * (1.0 - double(c.controller.user_bytes) / double(n.raw_bytes())), n.channels, n.dies_per_channel,
-                n.dies(), g.blocks_per_die, n.pages_per_block, format_size(n.page_size_bytes).c_str(),
-                to_string(n.cell), format_size(std::uint64_t(n.pages_per_block) * n.page_size_bytes).c_str(),
+                n.dies(), planes_text.c_str(), n.blocks_per_plane, n.planes_per_die > 1 ? "plane" : "die",
+                n.pages_per_block, format_size(n.page_size_bytes).c_str(), to_string(n.cell),
+                format_size(std::uint64_t(n.pages_per_block) * n.page_size_bytes).c_str(),
                 format_size(g.unit_bytes).c_str(), per_page.c_str(), static_cast<unsigned long long>(g.total_units),
                 static_cast<unsigned long long>((c.controller.user_bytes + g.unit_bytes - 1) / g.unit_bytes),
                 format_bits_per_s(c.host.sata_line_bps).c_str(), std::min(c.host.ncq_tags, c.controller.queue_depth),

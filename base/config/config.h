@@ -48,7 +48,7 @@ const char* to_string(HybridScheme);
 struct NandConfig {
   std::uint32_t channels = 0;
   std::uint32_t dies_per_channel = 0;
-  std::uint32_t planes_per_die = 1;  // multi-plane operations are not modelled: planes only add blocks
+  std::uint32_t planes_per_die = 1;  // > 1: multi-plane operations (geometry.h, docs/planes.md)
   std::uint32_t blocks_per_plane = 0;
   std::uint32_t pages_per_block = 0;
   std::uint32_t page_size_bytes = 0;

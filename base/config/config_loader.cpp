@@ -71,6 +71,7 @@ class DriveParser {
   void check_hybrid(const YAML::Node& controller);
   void check_slc_cache(const YAML::Node& controller);
   void check_read_ahead(const YAML::Node& controller);
+  void check_planes(const YAML::Node& controller);
   void check_ecc(const YAML::Node& controller);
   void check_bad_blocks(const YAML::Node& controller);
   void check_link_pm(const YAML::Node& link_pm);
@@ -197,10 +198,16 @@ void DriveParser::check_controller(const YAML::Node& node) {
                "must not exceed the write buffer (" + format_size(ctl.write_buffer_bytes) + "), got " +
                    node["max_transfer"].Scalar());
   }
-  if (ctl.write_buffer_bytes < c_.nand.page_size_bytes)
-    fail_cross(
-        node, p, "write_buffer", {"nand.page_size"},
-        "must hold at least one NAND page (" + format_size(c_.nand.page_size_bytes) + "), got " + buffer.Scalar());
+  check_planes(node);
+  // A multi-plane page (docs/planes.md) is programmed whole: the buffer holds one.
+  const std::uint64_t ftl_page = std::uint64_t(c_.nand.page_size_bytes) * c_.nand.planes_per_die;
+  if (ctl.write_buffer_bytes < ftl_page)
+    fail_cross(node, p, "write_buffer", {"nand.page_size", "nand.planes_per_die"},
+               "must hold at least one " +
+                   (c_.nand.planes_per_die > 1
+                        ? std::to_string(c_.nand.planes_per_die) + "-plane page (" + format_size(ftl_page) + ")"
+                        : "NAND page (" + format_size(ftl_page) + ")") +
+                   ", got " + buffer.Scalar());
   if (ctl.write_buffer_bytes % ctl.mapping_unit_bytes != 0)
     fail_cross(
         node, p, "write_buffer", {"controller.mapping_unit"},
@@ -274,7 +281,8 @@ void DriveParser::check_gc(const YAML::Node& node) {
                "thresholds inverted: free_blocks_high (" + std::to_string(gc.free_blocks_high) +
                    ") must be greater than free_blocks_low (" + std::to_string(gc.free_blocks_low) + ")");
   // A sample of more blocks than a die has cannot be drawn (d = blocks per die is greedy).
-  const std::uint32_t blocks_per_die = c_.nand.blocks_per_die();
+  const std::uint32_t blocks_per_die = c_.nand.planes_per_die > 1 ? c_.nand.blocks_per_plane  // docs/planes.md
+                                                                  : c_.nand.blocks_per_die();
   if (gc.policy == GcPolicyKind::kDChoice && gc.d_choices > blocks_per_die)
     fail_cross(node, "controller.gc", "d_choices",
                {"controller.gc.policy", "nand.planes_per_die", "nand.blocks_per_plane"},
@@ -380,8 +388,9 @@ void DriveParser::derive_capacity(const YAML::Node& controller) {
 void DriveParser::check_spare_blocks(const YAML::Node& controller) {
   const NandConfig& n = c_.nand;
   const ControllerConfig& ctl = c_.controller;
-  const std::uint64_t block_bytes = std::uint64_t(n.pages_per_block) * n.page_size_bytes;
-  const std::uint64_t blocks = n.blocks();
+  // GC's blocks: with multi-plane operations a block on each plane (docs/planes.md).
+  const std::uint64_t block_bytes = std::uint64_t(n.pages_per_block) * n.page_size_bytes * n.planes_per_die;
+  const std::uint64_t blocks = n.blocks() / n.planes_per_die;
   const std::uint64_t used = (ctl.user_bytes + block_bytes - 1) / block_bytes;
   const std::uint64_t spare = blocks - used;
   const std::uint64_t per_die = std::uint64_t(ctl.gc.free_blocks_high) + 2;
@@ -392,7 +401,7 @@ void DriveParser::check_spare_blocks(const YAML::Node& controller) {
                         std::to_string(spare / n.dies()) + " per die), but each die needs " +
                         "free_blocks_high + 2 = " + std::to_string(per_die);
   if (needed >= blocks) {
-    message += ", more than its " + std::to_string(n.blocks_per_die()) +
+    message += ", more than its " + std::to_string(n.blocks_per_plane) +
                " blocks; lower controller.gc.free_blocks_high or add blocks";
   } else {
     const double min_op = std::ceil(static_cast<double>(needed) / blocks * 1e4) / 1e4;
@@ -496,6 +505,27 @@ void DriveParser::check_slc_cache(const YAML::Node& controller) {
                       : "and a full static cache takes " + std::to_string(extra) +
                             " blocks per die beyond its data, more than the spare beyond GC's needs (" +
                             std::to_string(room) + "): lower the size or raise controller.op"));
+}
+
+// Multi-plane operations (docs/planes.md): the FTL's page is a page on each plane. Not combined
+// (yet) with mechanisms that address single flash pages themselves.
+void DriveParser::check_planes(const YAML::Node& controller) {
+  const NandConfig& n = c_.nand;
+  if (n.planes_per_die == 1) return;
+  const ControllerConfig& ctl = c_.controller;
+  const std::string planes =
+      "with nand.planes_per_die " + std::to_string(n.planes_per_die) + " (multi-plane operations, docs/planes.md) ";
+  if (ctl.mapping_unit_bytes > n.page_size_bytes)
+    fail_cross(controller, "controller", "mapping_unit", {"nand.planes_per_die", "nand.page_size"},
+               planes + "a mapping unit is at most one page (" + format_size(n.page_size_bytes) +
+                   "): virtual pages over dies are not combined with planes, got " +
+                   format_size(ctl.mapping_unit_bytes));
+  if (ctl.ftl == FtlScheme::kHybrid)
+    fail_cross(controller, "controller", "ftl", {"nand.planes_per_die"},
+               planes + "the FTL is page mapping: the hybrid log-block map programs single pages");
+  if (ctl.slc_cache.mode != SlcCacheMode::kOff)
+    fail_cross(controller["slc_cache"], "controller.slc_cache", "mode", {"nand.planes_per_die"},
+               planes + "there is no SLC cache yet: use mode: off");
 }
 
 void DriveParser::check_read_ahead(const YAML::Node& controller) {

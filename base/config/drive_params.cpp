@@ -36,9 +36,10 @@ void add_nand(ParamTable& t) {
                   .desc_is("dies sharing one channel's bus (chip enables)"));
   t.push_back(make_param("nand.planes_per_die", K::kCount, "count")
                   .def("1")
-                  .range(1, kU32Max)
+                  .range(1, 16)
                   .u32([](DriveConfig& c) -> std::uint32_t& { return c.nand.planes_per_die; })
-                  .desc_is("planes per die; multi-plane operations are not modelled, planes only add blocks"));
+                  .desc_is("planes per die; above 1, multi-plane operations: the FTL's block and page are one on "
+                           "each plane, programmed, read and erased together (docs/planes.md)"));
   t.push_back(make_param("nand.blocks_per_plane", K::kCount, "count")
                   .required()
                   .range(1, kU32Max)

@@ -17,6 +17,12 @@ namespace ssdlab {
 // a block is the k blocks of the same index on the group's dies. The flash side expands each
 // operation into the page operations (controller/ftl/virtual_page.h). With k = 1 every field
 // is the flash's own.
+//
+// A die of P > 1 planes (docs/planes.md) works in multi-plane operations: the FTL's block is the
+// P blocks of the same index on the die's planes, its page the P pages of the same index (one
+// multi-plane program of P pages, read and erased together), so plane pairs fill together by
+// construction. `blocks_per_die` then counts those block groups (nand.blocks_per_plane of them),
+// `page_bytes` is P flash pages; a program or read of fewer bytes than that uses fewer planes.
 struct Geometry {
   std::uint32_t channels = 0;
   std::uint32_t dies = 0;
@@ -28,7 +34,9 @@ struct Geometry {
   std::uint32_t units_per_block = 0;
   std::uint32_t blocks = 0;
   std::uint64_t total_units = 0;
-  std::uint32_t pages_per_unit = 1;  // k: flash pages (and dies) per mapping unit; 1 for a unit <= a page
+  std::uint32_t pages_per_unit = 1;    // k: flash pages (and dies) per mapping unit; 1 for a unit <= a page
+  std::uint32_t planes = 1;            // P: planes per die, each FTL page one page on each
+  std::uint32_t plane_page_bytes = 0;  // one flash page
 
   static Geometry from(const DriveConfig& config) {
     Geometry g;
@@ -39,6 +47,12 @@ struct Geometry {
     g.pages_per_block = n.pages_per_block;
     g.unit_bytes = config.controller.mapping_unit_bytes;
     g.page_bytes = n.page_size_bytes;
+    g.plane_page_bytes = n.page_size_bytes;
+    if (n.planes_per_die > 1) {  // multi-plane: blocks and pages of all planes together
+      g.planes = n.planes_per_die;
+      g.blocks_per_die = n.blocks_per_plane;
+      g.page_bytes = n.page_size_bytes * n.planes_per_die;
+    }
     if (g.unit_bytes > g.page_bytes) {  // a virtual page over a group of dies (checked by the loader)
       g.pages_per_unit = g.unit_bytes / g.page_bytes;
       g.dies /= g.pages_per_unit;

@@ -21,10 +21,10 @@ Ftl Ftl::die_group(std::uint32_t group_dies, std::uint64_t user_units) const {
   c.name = "die group";
   c.nand.channels = 1;
   c.nand.dies_per_channel = group_dies * m_geo.pages_per_unit;
-  c.nand.planes_per_die = 1;
+  c.nand.planes_per_die = m_geo.planes;  // multi-plane: blocks_per_die counts block groups (geometry.h)
   c.nand.blocks_per_plane = m_geo.blocks_per_die;
   c.nand.pages_per_block = m_geo.pages_per_block;
-  c.nand.page_size_bytes = m_geo.page_bytes / m_geo.pages_per_unit;  // the flash page (a virtual page is k of them)
+  c.nand.page_size_bytes = m_geo.plane_page_bytes;  // the flash page (a virtual page is k of them)
   c.controller.mapping_unit_bytes = m_geo.unit_bytes;
   c.controller.user_bytes = user_units * m_geo.unit_bytes;
   c.controller.gc = m_gc.config();

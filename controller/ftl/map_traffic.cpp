@@ -26,7 +26,8 @@ NandOp MapTraffic::map_op(NandOpKind kind, std::uint64_t translation_page, std::
                   m_geo.page_bytes / m_geo.pages_per_unit,
                   cookie};
   }
-  return NandOp{kind, OpOrigin::kMap, die, m_geo.first_block_of_die(die), 0, m_geo.page_bytes, cookie};
+  // One flash page (of one plane, with multi-plane operations).
+  return NandOp{kind, OpOrigin::kMap, die, m_geo.first_block_of_die(die), 0, m_geo.plane_page_bytes, cookie};
 }
 
 bool MapTraffic::access(Lpn lpn, bool update, OpTicket read_ticket, OpList& ops) {
