@@ -19,7 +19,6 @@ void Die::init(const NandConfig& config, Timeline& timeline, Channel& channel, D
   m_page_types_pow2 = (m_page_types & (m_page_types - 1)) == 0;
   m_array_times = config.array_times;
   m_planes = std::uint8_t(config.planes_per_die);
-  m_plane_bytes = config.page_size_bytes;
   if (config.suspend.enabled()) m_suspension = std::make_unique<Suspended>();
 }
 

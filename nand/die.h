@@ -182,7 +182,8 @@ class alignas(64) Die final : private TimerClient {
   // its bytes cover, one flash page each (a read of less than a page: one plane).
   std::uint32_t planes_of(const NandOp& op) const {
     if (op.kind == NandOpKind::kErase) return m_planes;
-    const std::uint32_t n = (op.bytes + m_plane_bytes - 1) / m_plane_bytes;
+    const std::uint32_t page = m_config->page_size_bytes;  // cold: no member of its own on the die's hot lines
+    const std::uint32_t n = (op.bytes + page - 1) / page;
     return n < 1 ? 1 : n;
   }
   Picos bus_time(std::uint32_t bytes) {
@@ -211,7 +212,6 @@ class alignas(64) Die final : private TimerClient {
   Ring<NandOp> m_queue;
   const NandConfig* m_config = nullptr;
   Timeline* m_timeline = nullptr;
-  std::uint32_t m_plane_bytes = 0;  // one flash page, with m_planes > 1
   // Third line: what finish() reads and writes.
   Channel* m_channel = nullptr;
   DieListener* m_listener = nullptr;
