@@ -138,7 +138,7 @@ void print_drive_info(std::ostream& out, const DriveConfig& c) {
   // bounds a QD1 read of never-written LBAs, and one of read-ahead's data.
   const std::uint64_t rate = c.controller.read_dma_bytes_per_s;
   const Picos dram_read_ps = c.host.ahci_command_ps + c.host.ahci_completion_ps + c.controller.firmware_cost_ps +
-                             (rate ? Picos(128.0 * 1024 * double(kPicosPerSec) / double(rate)) : 0) +
+                             (rate ? transfer_picos(128 * 1024, rate * 8) : 0) +
                              command_wire_ps(c, FisKind::kDataToHost, 128 * 1024);
   if (rate) {
     std::snprintf(buf, sizeof buf,

@@ -67,6 +67,12 @@ const char* to_string(SlcCacheMode mode) {
   return "off";
 }
 
+std::uint64_t user_bytes_for_op(std::uint64_t raw, double op, std::uint64_t mapping_unit) {
+  const long double exact = std::floor(static_cast<long double>(raw) * (1.0L - op));
+  const auto bytes = static_cast<std::uint64_t>(exact);
+  return bytes - bytes % mapping_unit;
+}
+
 std::uint64_t slc_block_bytes(const NandConfig& n) {
   const std::uint32_t types = n.page_types();
   return std::uint64_t((n.pages_per_block + types - 1) / types) * n.page_size_bytes;

@@ -248,6 +248,10 @@ struct DriveConfig {
   }
 };
 
+// User bytes for a spare fraction: floor(raw * (1 - op)), down to a whole mapping unit (the
+// loader's controller.op, and the effective config's test that op reproduces them).
+std::uint64_t user_bytes_for_op(std::uint64_t raw, double op, std::uint64_t mapping_unit);
+
 // The SLC cache's sizes (controller.slc_cache): an SLC-mode block's data bytes (its LSB pages,
 // every page_types-th), and the SLC-mode blocks per die its size asks for (rounded up).
 std::uint64_t slc_block_bytes(const NandConfig& n);

@@ -174,12 +174,12 @@ void DeviceController::start_read(std::uint8_t tag) {
   const bool ahead = m_read_ahead.enabled();                       // once: the loop's stores may alias the member
   const bool stream = ahead && m_read_ahead.observe(c.first_lpn, c.units);
   std::uint32_t read_ahead_waits = 0;  // read-ahead records in flight the command waits for
-  const std::uint64_t from_nand = m_stats.read_units_from_nand;
   for (std::uint32_t i = 0; i < c.units; ++i) {
     if (__builtin_expect(ahead, 0)) {
       const ReadAhead::State s = m_read_ahead.state(c.first_lpn + i);
       if (s != ReadAhead::State::kAbsent) {
         ++m_stats.read_units_from_read_ahead;
+        ++c.dram_units;
         if (s == ReadAhead::State::kInFlight && m_read_ahead.wait(m_read_ahead.record_of(c.first_lpn + i), tag)) {
           ++read_ahead_waits;
         }
@@ -189,10 +189,12 @@ void DeviceController::start_read(std::uint8_t tag) {
     const ReadPlan plan = m_ftl.plan_read(c.first_lpn + i);
     if (plan.unmapped()) {
       ++m_stats.read_units_unmapped;
+      ++c.dram_units;
       continue;
     }
     if (plan.in_buffer()) {
       ++m_stats.read_units_from_buffer;
+      ++c.dram_units;
       continue;
     }
     ++m_stats.read_units_from_nand;
@@ -215,7 +217,6 @@ void DeviceController::start_read(std::uint8_t tag) {
     have_op = true;
   }
   if (have_op) data_ops.push_back(op);
-  c.dram_units = c.units - static_cast<std::uint32_t>(m_stats.read_units_from_nand - from_nand);
   m_read_spread.count(data_ops, m_stats.read_spread);
   c.pending = static_cast<std::uint32_t>(data_ops.size()) + read_ahead_waits;
   if (c.map_pending == 0) m_map.release_deferred(tag, m_ops);
@@ -287,7 +288,8 @@ void DeviceController::send_read_data(std::uint8_t tag) {
   if (__builtin_expect(rate != 0 && c.dram_units != 0, 0)) {
     const std::uint64_t left = c.sectors * kSectorBytes - c.bytes_sent;
     ready = now_picos() +
-            read_dma_ps(std::min<std::uint64_t>(left, std::uint64_t(c.dram_units) * m_ftl.geometry().unit_bytes), rate);
+            transfer_picos(std::min<std::uint64_t>(left, std::uint64_t(c.dram_units) * m_ftl.geometry().unit_bytes),
+                           rate * 8);
   }
   const LinkBooking b = send_read_chunk(tag, ~std::uint32_t(0), ready);
   if (b.end) {

@@ -179,10 +179,6 @@ class DeviceController final : public sc_core::sc_module,
   // Read data goes to the host as each flash read completes (cut-through, one DMA Setup +
   // Data FIS burst per page); send_read_data() sends what is left and completes.
   LinkBooking send_read_chunk(std::uint8_t tag, std::uint32_t bytes, Picos not_before = 0);
-  // Time `bytes` take through the read DMA at `rate` bytes/s, rounded up to a picosecond.
-  static Picos read_dma_ps(std::uint64_t bytes, std::uint64_t rate) {
-    return static_cast<Picos>((static_cast<unsigned __int128>(bytes) * kPicosPerSec + rate - 1) / rate);
-  }
   void send_read_data(std::uint8_t tag);
   void erased(std::uint32_t block) override;
 
