@@ -107,6 +107,11 @@ void Die::start(const NandOp& op, bool queued) {
     st->queued = queued ? m_waits.pop() : QueueStamp{now, m_stats.busy_by_origin_ps[1], m_stats.busy_by_origin_ps[2]};
   }
   Picos end = book(op, now, now, st);
+  if (__builtin_expect(m_planes > 1, 0) && op.kind == NandOpKind::kRead && reports_plane_out(op)) {
+    m_phase = Phase::kBusy;
+    m_timeline->at(m_lane, plane_out(end, bus_time(op.bytes)), *this, kPlaneOut);
+    return;
+  }
   // Host ops first fail the origin test: m_batch_depth sits on a line they do not otherwise touch.
   if (batchable(op) && m_batch_depth && m_queue.size() >= m_batch_depth && batchable(m_queue.front())) {
     end = batch(now, end);
@@ -137,8 +142,30 @@ Picos Die::batch(Picos now, Picos end) {
   return end;
 }
 
+bool Die::reports_plane_out(const NandOp& op) const {
+  // Host reads over more than one plane's page (timed: not a read-ahead's, whose data waits in
+  // DRAM anyway), without bit errors (each attempt's decode needs all of the data).
+  return op.origin == OpOrigin::kHost && (op.cookie & kOpTimedBit) && !decodes(op) &&
+         op.bytes > m_config->page_size_bytes;
+}
+
+Picos Die::plane_out(Picos end, Picos out) {
+  m_plane_end = end;
+  return end - out + transfer_picos(m_config->page_size_bytes, m_config->bus_bytes_per_s * 8);
+}
+
+void Die::on_plane_out() {
+  // The die stays busy with the rest of the data-out; the op is reported again at its end.
+  m_current.status |= kOpPlaneOut;
+  m_timeline->at(m_lane, m_plane_end, *this, kOpEnd);
+  m_listener->die_plane_out(m_current);
+}
+
 void Die::on_timer(std::uint32_t what) {
-  if (__builtin_expect(m_phase != Phase::kBusy || what != kOpEnd, 0)) return on_suspend_timer(what);
+  if (__builtin_expect(m_phase != Phase::kBusy || what != kOpEnd, 0)) {
+    if (what == kPlaneOut) return on_plane_out();
+    return on_suspend_timer(what);
+  }
   if (m_batched) {
     finish_batch();
   } else {

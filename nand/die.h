@@ -28,6 +28,8 @@ struct DieListener {
   virtual void die_done(const NandOp& op) = 0;
   // An op of a GC batch that ended before the batch's end (set_batch_depth), reported then.
   virtual void die_done_in_batch(const NandOp& op) = 0;
+  // A multi-plane host read's first plane's page is out (docs/planes.md); the op follows.
+  virtual void die_plane_out(const NandOp& op) { (void)op; }
 
  protected:
   ~DieListener() = default;
@@ -128,7 +130,7 @@ class alignas(64) Die final : private TimerClient {
   bool timed(const NandOp& op) const { return (op.cookie & kOpTimedBit) || m_instrumented; }
   // A read the controller's error model decided (bit errors on: kOpDecoded): its decodes and
   // read retries are timed by decode_and_retry(). One test of two bytes of the op.
-  static bool decodes(const NandOp& op) { return (op.retries | op.status) != 0; }
+  static bool decodes(const NandOp& op) { return (op.retries | (op.status & ~kOpPlaneOut)) != 0; }
   // `queued`: it waited in the queue (its stamp is the next in m_waits, when timed).
   struct Stamps;
   void start(const NandOp& op, bool queued);
@@ -145,7 +147,13 @@ class alignas(64) Die final : private TimerClient {
   // Program/erase suspend (nand.suspend). Timers: 0 an op's end on the die's lane, 1 a read's
   // under suspension (lane 0: it ends before the suspended op's timer, already on the lane, which
   // goes stale), 2 a resumed op's end (on the lane, after the stale one).
-  enum : std::uint32_t { kOpEnd = 0, kSuspendedRead = 1, kResumedEnd = 2 };
+  // 3: a multi-plane host read's first plane's page is out (then its end, timer 0, on the lane).
+  enum : std::uint32_t { kOpEnd = 0, kSuspendedRead = 1, kResumedEnd = 2, kPlaneOut = 3 };
+  // Multi-plane host reads (docs/planes.md, "Reads go to the link plane by plane"): reported to
+  // the controller at their first plane's data-out's end, `end` the op's own (then m_plane_end).
+  bool reports_plane_out(const NandOp& op) const;
+  Picos plane_out(Picos end, Picos out);
+  [[gnu::noinline]] void on_plane_out();
   // `op` (a host or mapping read) suspends the op in progress: nothing queued, no batch, an
   // erase (program) with suspend on, in its array time with more than the latency left, and
   // reads left of its max_per_op.
@@ -253,6 +261,7 @@ class alignas(64) Die final : private TimerClient {
     std::uint32_t reads = 0;
     std::uint32_t stale = 0;
   };
+  Picos m_plane_end = 0;                    // the op in progress reported its first plane (kPlaneOut): its end
   std::unique_ptr<Suspended> m_suspension;  // storage, kept
   Suspended* m_suspended = nullptr;         // the op suspended now, or null
   // Back to kBusy once nothing is suspended and no stale timer is pending.

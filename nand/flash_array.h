@@ -39,6 +39,7 @@ class FlashArray : public sc_core::sc_module, public FlashIf, private DieListene
   void end_of_elaboration() override { m_completion = completion.operator->(); }
   void die_done(const NandOp& op) override { m_completion->flash_done(op); }
   void die_done_in_batch(const NandOp& op) override { m_completion->flash_done_in_batch(op); }
+  void die_plane_out(const NandOp& op) override { m_completion->flash_plane_out(op); }
 
   NandConfig m_config;
   std::vector<Channel> m_channels;

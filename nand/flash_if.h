@@ -22,6 +22,9 @@ struct FlashCompletionIf : virtual sc_core::sc_interface {
   // An op of a GC batch (nand/die.h) that ended before the batch did, reported at its end, while
   // enough ops stayed on its die that the controller had nothing to do but count it.
   virtual void flash_done_in_batch(const NandOp& op) { flash_done(op); }
+  // A multi-plane host read's first plane's page is out of the die (docs/planes.md): its data
+  // may go on; flash_done(op) follows at the op's end. finished_timing() is not valid here.
+  virtual void flash_plane_out(const NandOp& op) { (void)op; }
 };
 
 }  // namespace ssdlab

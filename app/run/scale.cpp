@@ -9,11 +9,12 @@ namespace ssdlab {
 ScalePlan plan_scale(const DriveConfig& full, double factor) {
   if (!(factor > 0.0 && factor <= 1.0)) throw std::invalid_argument("--scale must be in (0, 1]");
   const NandConfig& n = full.nand;
-  // Spare blocks per die must stay >= free_blocks_high + 2 (see the config loader).
+  // Spare blocks per die must stay >= free_blocks_high + 2 (see the config loader). The FTL's
+  // blocks of a die are blocks_per_plane whatever the planes: one block of each plane makes one
+  // (multi-plane operations, docs/planes.md).
   const double op = 1.0 - double(full.controller.user_bytes) / double(n.raw_bytes());
   const double need_per_die = full.controller.gc.free_blocks_high + 2 + 1;
-  const auto min_per_plane =
-      static_cast<std::uint32_t>(std::ceil(need_per_die / std::max(op, 1e-9) / n.planes_per_die)) + 1;
+  const auto min_per_plane = static_cast<std::uint32_t>(std::ceil(need_per_die / std::max(op, 1e-9))) + 1;
   auto blocks = static_cast<std::uint32_t>(std::llround(n.blocks_per_plane * factor));
   blocks = std::min(n.blocks_per_plane, std::max(blocks, min_per_plane));
   ScalePlan plan;

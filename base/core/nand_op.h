@@ -15,6 +15,9 @@ enum class OpOrigin : std::uint8_t { kHost, kGc, kMap };  // kMap: translation p
 // that its attempts are decoded at all (every read, with bit errors on; none without).
 constexpr std::uint8_t kOpUncorrectable = 0x01;
 constexpr std::uint8_t kOpDecoded = 0x02;
+// Set by the die on a multi-plane host read whose first plane's page it reported at that page's
+// data-out's end (FlashCompletionIf::flash_plane_out), before the op itself (docs/planes.md).
+constexpr std::uint8_t kOpPlaneOut = 0x04;
 
 struct NandOp {
   NandOp() = default;

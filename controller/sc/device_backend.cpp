@@ -140,7 +140,10 @@ void DeviceController::flash_done(const NandOp& op) {
       const std::uint8_t tag = ticket.tag();
       Command& c = m_commands[tag];
       if (__builtin_expect(op.status & kOpUncorrectable, 0)) c.media_error = true;
-      if (!rmw && c.pending > 1 && !c.media_error) send_read_chunk(tag, op.bytes);
+      if (!rmw && c.pending > 1 && !c.media_error) {
+        // (A multi-plane read's first plane's page went when it was out: flash_plane_out.)
+        send_read_chunk(tag, op.bytes - (op.status & kOpPlaneOut ? m_ftl.geometry().plane_page_bytes : 0));
+      }
       if (--c.pending == 0) {
         if (rmw) {
           c.anatomy->flash_op(flash->finished_timing(op));  // the later of its old-contents reads
@@ -181,6 +184,13 @@ void DeviceController::flash_done(const NandOp& op) {
   if (m_background.running() && m_scheduler.queued(op.die) == 0) background_step(op.die);
   flush();
   check_quiescent();
+}
+
+void DeviceController::flash_plane_out(const NandOp& op) {
+  // A multi-plane host read (only those: nand/die.h) has its first plane's page out: it goes to
+  // the link now, as a one-plane die's page would; the rest when the op is done.
+  const std::uint8_t tag = OpTicket::of(op).tag();
+  if (!m_commands[tag].media_error) send_read_chunk(tag, m_ftl.geometry().plane_page_bytes);
 }
 
 void DeviceController::read_ahead_landed(const NandOp& op, std::uint32_t record) {

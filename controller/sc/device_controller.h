@@ -56,6 +56,7 @@ class DeviceController final : public sc_core::sc_module,
 
   void receive_from_host(const Fis& fis) override;
   void flash_done(const NandOp& op) override;
+  void flash_plane_out(const NandOp& op) override;
   // Only counted: the die keeps gc_batch_depth() ops, so it gains no room, nothing waits for the
   // op, no held op is released (the die has work) and flush() would find what it found before.
   void flash_done_in_batch(const NandOp& op) override {
