@@ -19,6 +19,7 @@ void Die::init(const NandConfig& config, Timeline& timeline, Channel& channel, D
   m_page_types_pow2 = (m_page_types & (m_page_types - 1)) == 0;
   m_array_times = config.array_times;
   m_planes = std::uint8_t(config.planes_per_die);
+  m_cache_program = config.cache_program;
   if (config.suspend.enabled()) m_suspension = std::make_unique<Suspended>();
 }
 
@@ -45,18 +46,27 @@ Picos Die::busy_until_now(OpOrigin origin) const {
 
 // Inlined: start() books every op, most of them alone (+4 % instructions on sequential writes
 // when it was a call).
-[[gnu::always_inline]] inline Picos Die::book(const NandOp& op, Picos now, Picos at, Stamps* st) {
+[[gnu::always_inline]] inline Picos Die::book(const NandOp& op, Picos now, Picos at, Stamps* st, Picos in_end,
+                                              Picos* array_start_out) {
   // Every transfer of the op is booked now (base/core/bus_calendar.h): first the command/address
   // cycles, plus the data for a program, with the array phase right after them; then a read's
   // data-out, from the end of its array time.
   // A multi-plane op (docs/planes.md): each plane's command, address (and a program's data) cycles
   // one after the other, then one array time for all (tPROG, tR, tBERS), then a read's data-out
   // of each plane in turn.
-  Picos bus = m_config->t_cmd_ps;
-  if (__builtin_expect(m_planes > 1, 0)) bus *= planes_of(op);
-  if (op.kind == NandOpKind::kProgram) bus += bus_time(op.bytes);
-  const Picos array_start = bus ? m_channel->reserve(now, at, bus) : at;
-  if (m_instrumented && bus) m_probe->bus(m_channel_index, m_index, array_start - bus, array_start);
+  // A cache program's cycles went to the cache register during the tPROG before it (in_end):
+  // its own tPROG starts when they and that tPROG are over.
+  Picos bus = 0, array_start;
+  if (__builtin_expect(in_end != 0, 0)) {
+    array_start = in_end > at ? in_end : at;
+  } else {
+    bus = m_config->t_cmd_ps;
+    if (__builtin_expect(m_planes > 1, 0)) bus *= planes_of(op);
+    if (op.kind == NandOpKind::kProgram) bus += bus_time(op.bytes);
+    array_start = bus ? m_channel->reserve(now, at, bus) : at;
+    if (m_instrumented && bus) m_probe->bus(m_channel_index, m_index, array_start - bus, array_start);
+  }
+  if (array_start_out) *array_start_out = array_start;
   const Picos array_end = array_start + array_time(op);
   Picos end = array_end, out = 0;
   if (op.kind == NandOpKind::kRead && op.bytes > 0) {  // the page register goes out
@@ -106,6 +116,7 @@ void Die::start(const NandOp& op, bool queued) {
     st = &m_stamps[m_slot ^= 1];
     st->queued = queued ? m_waits.pop() : QueueStamp{now, m_stats.busy_by_origin_ps[1], m_stats.busy_by_origin_ps[2]};
   }
+  if (__builtin_expect(m_cache_program, 0)) return start_cached(op, now, st);
   Picos end = book(op, now, now, st);
   if (__builtin_expect(m_planes > 1, 0) && op.kind == NandOpKind::kRead && reports_plane_out(op)) {
     m_phase = Phase::kBusy;
@@ -120,7 +131,46 @@ void Die::start(const NandOp& op, bool queued) {
   m_timeline->at(m_lane, end, *this, kOpEnd);
 }
 
-Picos Die::batch(Picos now, Picos end) {
+Picos Die::book_input(const NandOp& op, Picos now, Picos from) {
+  Picos bus = m_config->t_cmd_ps;
+  if (m_planes > 1) bus *= planes_of(op);
+  bus += bus_time(op.bytes);
+  const Picos end = bus ? m_channel->reserve(now, from, bus) : from;
+  if (m_instrumented && bus) m_probe->bus(m_channel_index, m_index, end - bus, end);
+  return end;
+}
+
+void Die::cache_behind(const NandOp& next) {
+  // Only behind a program (the last op of the job in progress), while nothing is suspended, once.
+  if (m_cached || m_phase != Phase::kBusy || !m_cache_tail_program || next.kind != NandOpKind::kProgram) return;
+  // The cache register takes the data once the program before it has its own in the data
+  // register, i.e. from its array start.
+  const Picos now = now_picos();
+  m_cache_at = book_input(next, now, m_cache_at > now ? m_cache_at : now);
+  m_cached = true;
+}
+
+void Die::start_cached(const NandOp& op, Picos now, Stamps* st) {
+  // Cache program (nand.cache_program): an op whose cycles went into the cache register books
+  // only its array time; a program then lets the next queued program load the cache register.
+  Picos array_start = 0;
+  Picos end = book(op, now, now, st, m_cached ? m_cache_at : 0, &array_start);
+  m_cached = false;
+  m_phase = Phase::kBusy;
+  m_cache_tail_program = op.kind == NandOpKind::kProgram;
+  if (m_cache_tail_program) m_cache_at = array_start;
+  if (m_planes > 1 && op.kind == NandOpKind::kRead && reports_plane_out(op)) {
+    m_timeline->at(m_lane, plane_out(end, bus_time(op.bytes)), *this, kPlaneOut);
+    return;
+  }
+  if (batchable(op) && m_batch_depth && m_queue.size() >= m_batch_depth && batchable(m_queue.front())) {
+    end = batch(now, end, array_start);  // (the job's last op sets m_cache_at, m_cache_tail_program)
+  }
+  if (!m_queue.empty()) cache_behind(m_queue.front());
+  m_timeline->at(m_lane, end, *this, kOpEnd);
+}
+
+Picos Die::batch(Picos now, Picos end, Picos array_start) {
   // The completion of each op but the last is reported at the batch's end: only while at least
   // m_batch_depth ops stay queued behind it (the queue, before the next op leaves it), so that
   // the controller would not have acted on it.
@@ -135,8 +185,12 @@ Picos Die::batch(Picos now, Picos end) {
       st->queued = m_waits.pop();
     }
     b.ops[n] = op;
-    end = b.end[n] = book(op, now, end, st);
+    end = b.end[n] = book(op, now, end, st, 0, &array_start);
     ++n;
+  }
+  if (__builtin_expect(m_cache_program, 0) && n) {  // the next program loads behind the job's last op
+    m_cache_tail_program = b.ops[n - 1].kind == NandOpKind::kProgram;
+    m_cache_at = array_start;
   }
   m_batched = static_cast<std::uint8_t>(n);
   return end;

@@ -65,6 +65,8 @@ class alignas(64) Die final : private TimerClient {
     } else if (__builtin_expect(m_config->suspend.enabled(), 0) && suspends_for(op)) {
       suspend(op);
     } else {
+      // Cache program: a program next in line behind a program takes its bus cycles now.
+      if (__builtin_expect(m_cache_program, 0) && m_queue.empty()) cache_behind(op);
       m_queue.push(op);
       if (timed(op)) m_waits.push(queue_stamp());
     }
@@ -135,13 +137,25 @@ class alignas(64) Die final : private TimerClient {
   struct Stamps;
   void start(const NandOp& op, bool queued);
   // Books `op`'s transfers for a start at `at` (>= now) and returns its end; `st` (timed ops
-  // only) gets its times.
-  Picos book(const NandOp& op, Picos now, Picos at, Stamps* st);
+  // only) gets its times. `in_end` (cache program): the program's command and data cycles are
+  // already booked, ending then; its tPROG starts at the later of that and `at`. `array_start`:
+  // where the op's array time starts, if asked.
+  Picos book(const NandOp& op, Picos now, Picos at, Stamps* st, Picos in_end = 0, Picos* array_start = nullptr);
+  // Cache program (nand.cache_program): a program's command and data cycles booked from `from`,
+  // their end returned.
+  Picos book_input(const NandOp& op, Picos now, Picos from);
+  // `next`, first in the queue of a die whose job in progress ends with a program, books its
+  // cycles into the cache register now if it is a program (and nothing is booked so already).
+  [[gnu::noinline]] void cache_behind(const NandOp& next);
   // A read's decode times and read-retry attempts after its first data-out (ending at `end`,
   // `out` its data-out time); returns the op's end. Only with bit errors (nand.errors).
   [[gnu::noinline]] Picos decode_and_retry(const NandOp& op, Picos now, Picos end, Picos out);
   // Takes the untimed GC ops behind the current one into its job while they may be batched.
-  Picos batch(Picos now, Picos end);
+  // Their programs follow GC reads, so none loads the cache register during another's tPROG; with
+  // cache program, the job's last op and its array start (`array_start`: the first op's) are
+  // noted for the program queued behind the job.
+  Picos batch(Picos now, Picos end, Picos array_start = 0);
+  void start_cached(const NandOp& op, Picos now, Stamps* st);
   bool batchable(const NandOp& op) const { return op.origin == OpOrigin::kGc && !(op.cookie & kOpTimedBit); }
   void on_timer(std::uint32_t what) override;
   // Program/erase suspend (nand.suspend). Timers: 0 an op's end on the die's lane, 1 a read's
@@ -220,6 +234,13 @@ class alignas(64) Die final : private TimerClient {
   Ring<NandOp> m_queue;
   const NandConfig* m_config = nullptr;
   Timeline* m_timeline = nullptr;
+  // Cache program (nand.cache_program): the queue's first op is a program whose command and data
+  // cycles are booked (m_cached), ending at m_cache_at; else m_cache_at is the array start of the
+  // program that ends the job in progress (from which the next one's cycles may go).
+  bool m_cache_program = false;
+  bool m_cached = false;
+  bool m_cache_tail_program = false;  // the last op of the job in progress is a program
+  Picos m_cache_at = 0;
   // Third line: what finish() reads and writes.
   Channel* m_channel = nullptr;
   DieListener* m_listener = nullptr;

@@ -53,7 +53,13 @@ DriveCeilings drive_ceilings(const DriveConfig& c) {
   // array time, their command and data cycles one after the other.
   const double planes = n.planes_per_die;
   d.die_read_mbps = n.dies() * planes * page / (planes * (cmd + page / bus_bps) + mean_read) / 1e6;
-  d.die_write_mbps = n.dies() * planes * page / (planes * (cmd + page / bus_bps) + mean_prog) / 1e6;
+  const double in = planes * (cmd + page / bus_bps);  // a program's command and data cycles
+  d.die_write_mbps = d.die_write_uncached_mbps = n.dies() * planes * page / (in + mean_prog) / 1e6;
+  if (n.cache_program) {  // each page type's tPROG hides the next program's cycles, or they it
+    double cycle = 0;
+    for (std::uint32_t t = 0; t < n.page_types(); ++t) cycle += std::max(in, seconds(n.t_prog_ps[t]));
+    d.die_write_mbps = n.dies() * planes * page / (cycle / n.page_types()) / 1e6;
+  }
   // A unit of several pages (a virtual page) reads only the page holding the 4 KiB.
   const double unit = std::min<double>(c.controller.mapping_unit_bytes, page);
   d.die_4k_read_iops = n.dies() / (cmd + mean_read + unit / bus_bps);
@@ -145,6 +151,14 @@ void print_drive_info(std::ostream& out, const DriveConfig& c) {
                   "read DMA         %s from DRAM to the link (zeros, buffer, read-ahead); QD1 128 KiB reads of "
                   "never-written LBAs at most %.1f MB/s\n",
                   format_bytes_per_s(rate).c_str(), 128.0 * 1024 / seconds(dram_read_ps) / 1e6);
+    out << buf;
+  }
+  // Cache program (docs/planes.md): the dies' write ceiling with and without it.
+  if (n.cache_program) {
+    std::snprintf(buf, sizeof buf,
+                  "cache program    on: a die's next program loads its data during the tPROG before it; dies write "
+                  "%.1f MB/s (%.1f without)\n",
+                  d.die_write_mbps, d.die_write_uncached_mbps);
     out << buf;
   }
   // Sequential read-ahead (docs/read-ahead.md): with it, a QD1 stream's 128 KiB reads come from

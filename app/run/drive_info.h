@@ -14,9 +14,10 @@ struct DriveCeilings {
   double link_4k_iops = 0;   // link alone, 4 KiB transfers
   double bus_read_mbps = 0;  // all channels moving page data out
   double bus_write_mbps = 0;
-  double die_read_mbps = 0;     // all dies reading whole pages back to back
-  double die_write_mbps = 0;    // all dies programming (mean tPROG over page types)
-  double die_4k_read_iops = 0;  // one mapping unit per read
+  double die_read_mbps = 0;            // all dies reading whole pages back to back
+  double die_write_mbps = 0;           // all dies programming (mean tPROG over page types)
+  double die_write_uncached_mbps = 0;  // the same without cache program (= die_write_mbps when off)
+  double die_4k_read_iops = 0;         // one mapping unit per read
 };
 
 DriveCeilings drive_ceilings(const DriveConfig& config);

@@ -59,6 +59,9 @@ struct NandConfig {
   Picos t_erase_ps = 0;
   std::uint64_t bus_bytes_per_s = 0;  // channel data rate
   Picos t_cmd_ps = 0;                 // command/address cycles on the bus per operation
+  // ONFI PROGRAM PAGE CACHE (80h-15h, docs/planes.md "Cache program"): a die's next program
+  // loads its data into the cache register while the one before it programs.
+  bool cache_program = false;
   // Rated program/erase cycles per block; 0: the cell type's rating (rated_endurance()).
   std::uint32_t endurance_pe = 0;
   // Raw bit errors (controller/media/bit_errors.h): off, the flash never errs (as before issue 26).

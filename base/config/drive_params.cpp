@@ -84,6 +84,12 @@ void add_nand(ParamTable& t) {
                   .def("0ps")
                   .u64([](DriveConfig& c) -> std::uint64_t& { return c.nand.t_cmd_ps; })
                   .desc_is("command and address cycles on the bus per operation"));
+  t.push_back(make_param("nand.cache_program", K::kBool)
+                  .def("false")
+                  .flag([](DriveConfig& c) -> bool& { return c.nand.cache_program; })
+                  .desc_is("ONFI program cache (PROGRAM PAGE CACHE): a die's next program takes its command and data "
+                           "cycles during the tPROG before it, its own tPROG starting when that one ends "
+                           "(docs/planes.md); off: each program's cycles after the op before it"));
   t.push_back(make_param("nand.endurance", K::kCount, "P/E cycles")
                   .def("0")
                   .range(0, kU32Max)

@@ -20,17 +20,6 @@ using namespace ssdlab::test;
 
 namespace {
 
-struct OpLog : Probe {
-  struct Entry {
-    NandOp op;
-    OpTiming t;
-  };
-  std::vector<Entry> ops;
-  void nand_op(const NandOp& op, const OpTiming& t, const std::uint64_t*, std::uint32_t) override {
-    ops.push_back({op, t});
-  }
-};
-
 // One channel of two dies of `planes` planes (32 blocks each) of `page` pages.
 DriveConfig plane_drive(const std::string& planes, const std::string& page, const std::string& bus = "100MB/s",
                         const std::string& sata = "3Gbps") {

@@ -19,6 +19,18 @@ struct ReadLog : Probe {
   }
 };
 
+// A probe keeping every flash op with its timing, in completion order.
+struct OpLog : Probe {
+  struct Entry {
+    NandOp op;
+    OpTiming t;
+  };
+  std::vector<Entry> ops;
+  void nand_op(const NandOp& op, const OpTiming& t, const std::uint64_t*, std::uint32_t) override {
+    ops.push_back({op, t});
+  }
+};
+
 // A drive YAML with the given body lines substituted into a compact default.
 inline DriveConfig drive_from_yaml(const std::string& yaml) { return parse_drive_config(yaml, "test-drive.yaml"); }
 
