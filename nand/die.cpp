@@ -19,7 +19,6 @@ void Die::init(const NandConfig& config, Timeline& timeline, Channel& channel, D
   m_page_types_pow2 = (m_page_types & (m_page_types - 1)) == 0;
   m_array_times = config.array_times;
   m_planes = std::uint8_t(config.planes_per_die);
-  m_cache_program = config.cache_program;
   if (config.suspend.enabled()) m_suspension = std::make_unique<Suspended>();
 }
 
@@ -116,7 +115,7 @@ void Die::start(const NandOp& op, bool queued) {
     st = &m_stamps[m_slot ^= 1];
     st->queued = queued ? m_waits.pop() : QueueStamp{now, m_stats.busy_by_origin_ps[1], m_stats.busy_by_origin_ps[2]};
   }
-  if (__builtin_expect(m_cache_program, 0)) return start_cached(op, now, st);
+  if (__builtin_expect(m_config->cache_program, 0)) return start_cached(op, now, st);
   Picos end = book(op, now, now, st);
   if (__builtin_expect(m_planes > 1, 0) && op.kind == NandOpKind::kRead && reports_plane_out(op)) {
     m_phase = Phase::kBusy;
@@ -188,7 +187,7 @@ Picos Die::batch(Picos now, Picos end, Picos array_start) {
     end = b.end[n] = book(op, now, end, st, 0, &array_start);
     ++n;
   }
-  if (__builtin_expect(m_cache_program, 0) && n) {  // the next program loads behind the job's last op
+  if (__builtin_expect(m_config->cache_program, 0) && n) {  // the next program loads behind the job's last op
     m_cache_tail_program = b.ops[n - 1].kind == NandOpKind::kProgram;
     m_cache_at = array_start;
   }

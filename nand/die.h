@@ -66,7 +66,7 @@ class alignas(64) Die final : private TimerClient {
       suspend(op);
     } else {
       // Cache program: a program next in line behind a program takes its bus cycles now.
-      if (__builtin_expect(m_cache_program, 0) && m_queue.empty()) cache_behind(op);
+      if (__builtin_expect(m_config->cache_program, 0) && m_queue.empty()) cache_behind(op);
       m_queue.push(op);
       if (timed(op)) m_waits.push(queue_stamp());
     }
@@ -234,13 +234,6 @@ class alignas(64) Die final : private TimerClient {
   Ring<NandOp> m_queue;
   const NandConfig* m_config = nullptr;
   Timeline* m_timeline = nullptr;
-  // Cache program (nand.cache_program): the queue's first op is a program whose command and data
-  // cycles are booked (m_cached), ending at m_cache_at; else m_cache_at is the array start of the
-  // program that ends the job in progress (from which the next one's cycles may go).
-  bool m_cache_program = false;
-  bool m_cached = false;
-  bool m_cache_tail_program = false;  // the last op of the job in progress is a program
-  Picos m_cache_at = 0;
   // Third line: what finish() reads and writes.
   Channel* m_channel = nullptr;
   DieListener* m_listener = nullptr;
@@ -282,7 +275,14 @@ class alignas(64) Die final : private TimerClient {
     std::uint32_t reads = 0;
     std::uint32_t stale = 0;
   };
-  Picos m_plane_end = 0;                    // the op in progress reported its first plane (kPlaneOut): its end
+  Picos m_plane_end = 0;  // the op in progress reported its first plane (kPlaneOut): its end
+  // Cache program (nand.cache_program, tested in the config: the die's hot lines stay as without
+  // it): the queue's first op is a program whose command and data cycles are booked (m_cached),
+  // ending at m_cache_at; else m_cache_at is the array start of the program that ends the job in
+  // progress (from which the next one's cycles may go).
+  bool m_cached = false;
+  bool m_cache_tail_program = false;  // the last op of the job in progress is a program
+  Picos m_cache_at = 0;
   std::unique_ptr<Suspended> m_suspension;  // storage, kept
   Suspended* m_suspended = nullptr;         // the op suspended now, or null
   // Back to kBusy once nothing is suspended and no stale timer is pending.
