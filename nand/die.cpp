@@ -43,6 +43,13 @@ Picos Die::busy_until_now(OpOrigin origin) const {
   return m_stats.busy_by_origin_ps[std::size_t(origin)] + (running ? now - m_op_start : 0);
 }
 
+[[gnu::always_inline]] inline Picos Die::reserve_in(Picos now, Picos from, Picos bus) {
+  if (!bus) return from;
+  const Picos end = m_channel->reserve(now, from, bus);
+  if (m_instrumented) m_probe->bus(m_channel_index, m_index, end - bus, end);
+  return end;
+}
+
 // Inlined: start() books every op, most of them alone (+4 % instructions on sequential writes
 // when it was a call).
 [[gnu::always_inline]] inline Picos Die::book(const NandOp& op, Picos now, Picos at, Stamps* st, Picos in_end,
@@ -59,11 +66,8 @@ Picos Die::busy_until_now(OpOrigin origin) const {
   if (__builtin_expect(in_end != 0, 0)) {
     array_start = in_end > at ? in_end : at;
   } else {
-    bus = m_config->t_cmd_ps;
-    if (__builtin_expect(m_planes > 1, 0)) bus *= planes_of(op);
-    if (op.kind == NandOpKind::kProgram) bus += bus_time(op.bytes);
-    array_start = bus ? m_channel->reserve(now, at, bus) : at;
-    if (m_instrumented && bus) m_probe->bus(m_channel_index, m_index, array_start - bus, array_start);
+    bus = in_cycles(op);
+    array_start = reserve_in(now, at, bus);
   }
   if (array_start_out) *array_start_out = array_start;
   const Picos array_end = array_start + array_time(op);
@@ -116,27 +120,20 @@ void Die::start(const NandOp& op, bool queued) {
     st->queued = queued ? m_waits.pop() : QueueStamp{now, m_stats.busy_by_origin_ps[1], m_stats.busy_by_origin_ps[2]};
   }
   if (__builtin_expect(m_config->cache_program, 0)) return start_cached(op, now, st);
-  Picos end = book(op, now, now, st);
+  launch(op, now, book(op, now, now, st), 0);
+}
+
+[[gnu::always_inline]] inline void Die::launch(const NandOp& op, Picos now, Picos end, Picos array_start) {
+  m_phase = Phase::kBusy;
   if (__builtin_expect(m_planes > 1, 0) && op.kind == NandOpKind::kRead && reports_plane_out(op)) {
-    m_phase = Phase::kBusy;
     m_timeline->at(m_lane, plane_out(end, bus_time(op.bytes)), *this, kPlaneOut);
     return;
   }
   // Host ops first fail the origin test: m_batch_depth sits on a line they do not otherwise touch.
   if (batchable(op) && m_batch_depth && m_queue.size() >= m_batch_depth && batchable(m_queue.front())) {
-    end = batch(now, end);
+    end = batch(now, end, array_start);
   }
-  m_phase = Phase::kBusy;
   m_timeline->at(m_lane, end, *this, kOpEnd);
-}
-
-Picos Die::book_input(const NandOp& op, Picos now, Picos from) {
-  Picos bus = m_config->t_cmd_ps;
-  if (m_planes > 1) bus *= planes_of(op);
-  bus += bus_time(op.bytes);
-  const Picos end = bus ? m_channel->reserve(now, from, bus) : from;
-  if (m_instrumented && bus) m_probe->bus(m_channel_index, m_index, end - bus, end);
-  return end;
 }
 
 void Die::cache_behind(const NandOp& next) {
@@ -145,7 +142,7 @@ void Die::cache_behind(const NandOp& next) {
   // The cache register takes the data once the program before it has its own in the data
   // register, i.e. from its array start.
   const Picos now = now_picos();
-  m_cache_at = book_input(next, now, m_cache_at > now ? m_cache_at : now);
+  m_cache_at = reserve_in(now, m_cache_at > now ? m_cache_at : now, in_cycles(next));
   m_cached = true;
 }
 
@@ -155,18 +152,10 @@ void Die::start_cached(const NandOp& op, Picos now, Stamps* st) {
   Picos array_start = 0;
   Picos end = book(op, now, now, st, m_cached ? m_cache_at : 0, &array_start);
   m_cached = false;
-  m_phase = Phase::kBusy;
   m_cache_tail_program = op.kind == NandOpKind::kProgram;
   if (m_cache_tail_program) m_cache_at = array_start;
-  if (m_planes > 1 && op.kind == NandOpKind::kRead && reports_plane_out(op)) {
-    m_timeline->at(m_lane, plane_out(end, bus_time(op.bytes)), *this, kPlaneOut);
-    return;
-  }
-  if (batchable(op) && m_batch_depth && m_queue.size() >= m_batch_depth && batchable(m_queue.front())) {
-    end = batch(now, end, array_start);  // (the job's last op sets m_cache_at, m_cache_tail_program)
-  }
+  launch(op, now, end, array_start);  // (a GC job's last op sets m_cache_at, m_cache_tail_program)
   if (!m_queue.empty()) cache_behind(m_queue.front());
-  m_timeline->at(m_lane, end, *this, kOpEnd);
 }
 
 Picos Die::batch(Picos now, Picos end, Picos array_start) {

@@ -141,9 +141,20 @@ class alignas(64) Die final : private TimerClient {
   // already booked, ending then; its tPROG starts at the later of that and `at`. `array_start`:
   // where the op's array time starts, if asked.
   Picos book(const NandOp& op, Picos now, Picos at, Stamps* st, Picos in_end = 0, Picos* array_start = nullptr);
-  // Cache program (nand.cache_program): a program's command and data cycles booked from `from`,
-  // their end returned.
-  Picos book_input(const NandOp& op, Picos now, Picos from);
+  // The op's command and address cycles (each plane's, with multi-plane operations) and a
+  // program's data: its bus phase before the array time.
+  Picos in_cycles(const NandOp& op) {
+    Picos bus = m_config->t_cmd_ps;
+    if (__builtin_expect(m_planes > 1, 0)) bus *= planes_of(op);
+    if (op.kind == NandOpKind::kProgram) bus += bus_time(op.bytes);
+    return bus;
+  }
+  // Books `bus` of the channel from `from` (shown to the probe); returns its end.
+  Picos reserve_in(Picos now, Picos from, Picos bus);
+  // After book(): the op's array and data-out are booked, ending at `end`; reports its first
+  // plane's page first (multi-plane host reads), takes GC ops behind it into its job, and sets
+  // its timer.
+  void launch(const NandOp& op, Picos now, Picos end, Picos array_start);
   // `next`, first in the queue of a die whose job in progress ends with a program, books its
   // cycles into the cache register now if it is a program (and nothing is booked so already).
   [[gnu::noinline]] void cache_behind(const NandOp& next);
