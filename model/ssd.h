@@ -18,6 +18,7 @@
 #include "controller/sc/striped_flash.h"
 #include "host/sata/ahci_hba.h"
 #include "host/sata/sata_link.h"
+#include "host/usb/usb_bridge.h"
 #include "nand/flash_array.h"
 
 namespace ssdlab {
@@ -31,6 +32,8 @@ class Ssd : public sc_core::sc_module {
   DeviceController controller;
   SataLink link;
   AhciHba hba;
+  // host.link: usb2: the USB 2.0 bridge between hba and link (host/usb/usb_bridge.h); else null.
+  std::unique_ptr<UsbBridge> usb;
   StatsTree stats;
   // Mapping units of several pages only (controller/sc/striped_flash.h); else null.
   std::unique_ptr<StripedFlash> striped;
@@ -60,7 +63,8 @@ class Ssd : public sc_core::sc_module {
         flash("nand", config.flash_config(), timeline),
         controller("controller", config, timeline, keep_data),
         link("link", config.host, timeline),
-        hba("hba", std::min(config.host.ncq_tags, config.controller.queue_depth), config.host.ahci_command_ps) {
+        hba("hba", usb_link(config) ? 1 : std::min(config.host.ncq_tags, config.controller.queue_depth),
+            usb_link(config) ? 0 : config.host.ahci_command_ps) {
     if (controller.ftl().geometry().pages_per_unit > 1) {  // virtual pages: the flash ops of each
       striped =
           std::make_unique<StripedFlash>(controller.ftl().geometry(), config.nand.page_size_bytes, flash, controller);
@@ -75,13 +79,26 @@ class Ssd : public sc_core::sc_module {
     }
     controller.link(link);
     link.device(controller);
-    link.host(hba);
-    hba.link(link);
+    if (usb_link(config)) {  // bulk-only transport: one command at a time, no AHCI adapter work
+      usb = std::make_unique<UsbBridge>("usb", config.host, timeline);
+      hba.link(*usb);
+      usb->link(link);
+      usb->host(hba);
+      link.host(*usb);
+      link.set_bridge(usb.get());
+    } else {
+      link.host(hba);
+      hba.link(link);
+    }
     const StatGroup drive = stats.group("drive");
     flash.register_stats(drive.group("nand"));
     controller.register_stats(drive.group("controller"));
     link.register_stats(drive.group("link"));
+    if (usb) usb->register_stats(drive.group("usb"));
   }
+
+ private:
+  static bool usb_link(const DriveConfig& c) { return c.host.link == HostLink::kUsb2; }
 };
 
 }  // namespace ssdlab

@@ -23,7 +23,7 @@ from ssdlab_plots_base import DPI, EXIT_BAD_INPUT, EXIT_FAILED, EXIT_NO_MATPLOTL
 # base/core/anatomy.h, in critical-path order.
 ANATOMY_PARTS = ["host_queue", "host_adapter", "link_wake", "link_wait", "link_transfer", "fw_queue", "firmware",
                  "map_wait", "buffer_wait", "staging", "die_wait_host", "die_wait_gc", "die_wait_map", "bus_wait",
-                 "bus_transfer", "array", "flush_wait", "read_retry", "ecc", "read_dma"]
+                 "bus_transfer", "array", "flush_wait", "read_retry", "ecc", "read_dma", "usb"]
 WIDE = (12.8, 7.2)  # inches at 100 dpi: 1280 x 720 pixels
 np = None  # numpy, imported with matplotlib
 

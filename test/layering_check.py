@@ -22,7 +22,7 @@ PLAIN = ["base/core", "base/stats", "base/config"]  # the plain-C++ part of the 
 FIRMWARE = ["controller/hil", "controller/ftl", "controller/gc", "controller/sched", "controller/media",
             "controller/controller_stats.h"]
 # The host's timed side and what it hands the drive (not host/nbd, not the trace readers).
-HOST_TIMED = ["host/sata", "host/host_driver.h", "host/io_request.h", "host/io_record.h", "host/job_tally.h",
+HOST_TIMED = ["host/sata", "host/usb", "host/host_driver.h", "host/io_request.h", "host/io_record.h", "host/job_tally.h",
               "host/workload/io_source.h", "host/workload/job_generator.h", "host/workload/access_distribution.h"]
 
 # (folder or file prefix, folders it may include, what it must not include). Longest prefix wins.

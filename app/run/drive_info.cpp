@@ -1,6 +1,7 @@
 #include "app/run/drive_info.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <ostream>
 #include <string>
@@ -9,6 +10,7 @@
 #include "base/core/units.h"
 #include "controller/sc/sata_if.h"
 #include "host/sata/sata_wire.h"
+#include "host/usb/usb_wire.h"
 
 namespace ssdlab {
 
@@ -63,6 +65,9 @@ DriveCeilings drive_ceilings(const DriveConfig& c) {
   // A unit of several pages (a virtual page) reads only the page holding the 4 KiB.
   const double unit = std::min<double>(c.controller.mapping_unit_bytes, page);
   d.die_4k_read_iops = n.dies() / (cmd + mean_read + unit / bus_bps);
+  if (c.host.link == HostLink::kUsb2) {
+    d.usb_64k_mbps = 65536.0 / seconds(UsbWire::command_ps(65536, c.host.usb_turnaround_ps)) / 1e6;
+  }
   return d;
 }
 
@@ -77,6 +82,23 @@ void print_drive_info(std::ostream& out, const DriveConfig& c) {
                                                              " planes (multi-plane: the FTL's page is " +
                                                              format_size(g.page_bytes) + ", one page a plane)"
                                                        : "";
+  const bool usb = c.host.link == HostLink::kUsb2;
+  const std::string tags_text =
+      usb ? "from the USB bridge: non-queued commands (READ / WRITE DMA EXT), one at a time"
+          : std::to_string(std::min(c.host.ncq_tags, c.controller.queue_depth)) + " NCQ tags used";
+  const std::string adapter_text = usb ? "USB 2.0 host (host.usb; no AHCI adapter)"
+                                       : "AHCI command fetch " + format_duration(c.host.ahci_command_ps) +
+                                             ", completion report " + format_duration(c.host.ahci_completion_ps) +
+                                             " per command";
+  const double usb_cap = usb ? d.usb_64k_mbps : 1e300;  // expected limit with 64 KiB commands
+  // The firmware CPU, one command at a time (controller.firmware_*): 128 KiB commands.
+  const ControllerConfig& ctl = c.controller;
+  const double units_128k = std::ceil(131072.0 / ctl.mapping_unit_bytes);
+  const double fw_read_s = seconds(ctl.firmware_cost_ps);
+  const double fw_write_s =
+      fw_read_s + seconds(ctl.firmware_write_cost_ps) + units_128k * seconds(ctl.firmware_write_unit_cost_ps);
+  const double fw_read_cap = fw_read_s > 0 ? 0.131072 / fw_read_s : 1e300;
+  const double fw_write_cap = fw_write_s > 0 ? 0.131072 / fw_write_s : 1e300;
   char buf[4096];
   std::snprintf(buf, sizeof buf,
                 "drive            %s (%s)\n"
@@ -86,9 +108,9 @@ void print_drive_info(std::ostream& out, const DriveConfig& c) {
                 "geometry         %u channels x %u dies = %u dies%s, %u blocks/%s, %u pages/block, %s pages (%s), "
                 "block %s\n"
                 "mapping          %s units, %s, %llu physical units, %llu LPNs\n"
-                "link             SATA %s, %u NCQ tags used; per frame SOF/CRC/EOF and two %u-Dword handshakes "
+                "link             SATA %s, %s; per frame SOF/CRC/EOF and two %u-Dword handshakes "
                 "(X_RDY/R_RDY, WTRM/R_OK), an ALIGN pair in every 256 Dwords\n"
-                "host adapter     AHCI command fetch %s, completion report %s per command\n"
+                "host adapter     %s\n"
                 "ceilings (MB/s)  link read %.1f, link write %.1f | buses %.1f | dies read %.1f, dies write %.1f\n"
                 "4 KiB reads      link %.0f IOPS, dies %.0f IOPS\n"
                 "expected limit   seq read %.1f MB/s, seq write %.1f MB/s\n",
@@ -102,13 +124,35 @@ void print_drive_info(std::ostream& out, const DriveConfig& c) {
                 format_size(std::uint64_t(n.pages_per_block) * n.page_size_bytes).c_str(),
                 format_size(g.unit_bytes).c_str(), per_page.c_str(), static_cast<unsigned long long>(g.total_units),
                 static_cast<unsigned long long>((c.controller.user_bytes + g.unit_bytes - 1) / g.unit_bytes),
-                format_bits_per_s(c.host.sata_line_bps).c_str(), std::min(c.host.ncq_tags, c.controller.queue_depth),
-                c.host.link_round_trip_dwords, format_duration(c.host.ahci_command_ps).c_str(),
-                format_duration(c.host.ahci_completion_ps).c_str(), d.link_read_mbps, d.link_write_mbps,
-                d.bus_read_mbps, d.die_read_mbps, d.die_write_mbps, d.link_4k_iops, d.die_4k_read_iops,
-                std::min({d.link_read_mbps, d.bus_read_mbps, d.die_read_mbps}),
-                std::min({d.link_write_mbps, d.bus_write_mbps, d.die_write_mbps}));
+                format_bits_per_s(c.host.sata_line_bps).c_str(), tags_text.c_str(), c.host.link_round_trip_dwords,
+                adapter_text.c_str(), d.link_read_mbps, d.link_write_mbps, d.bus_read_mbps, d.die_read_mbps,
+                d.die_write_mbps, d.link_4k_iops, d.die_4k_read_iops,
+                std::min({d.link_read_mbps, d.bus_read_mbps, d.die_read_mbps, usb_cap, fw_read_cap}),
+                std::min({d.link_write_mbps, d.bus_write_mbps, d.die_write_mbps, usb_cap, fw_write_cap}));
   out << buf;
+  if (fw_read_s > 0) {
+    const double unit = std::ceil(4096.0 / ctl.mapping_unit_bytes);
+    const double fw_4k_write_s =
+        fw_read_s + seconds(ctl.firmware_write_cost_ps) + unit * seconds(ctl.firmware_write_unit_cost_ps);
+    std::snprintf(buf, sizeof buf,
+                  "firmware CPU     one command at a time: 4 KiB reads %.0f IOPS, 4 KiB writes %.0f IOPS, 128 KiB "
+                  "reads %.1f MB/s, 128 KiB writes %.1f MB/s at most\n",
+                  1.0 / fw_read_s, 1.0 / fw_4k_write_s, fw_read_cap, fw_write_cap);
+    out << buf;
+  }
+  // USB 2.0 bridge (docs/usb.md): bulk-only commands one at a time over the USB bus.
+  if (c.host.link == HostLink::kUsb2) {
+    const Picos turn = c.host.usb_turnaround_ps;
+    std::snprintf(
+        buf, sizeof buf,
+        "USB 2.0 bridge   bulk-only transport in front of the SATA link, one command at a time: USB bus "
+        "%.1f MB/s at most (13 x 512-byte packets a microframe); a 64 KiB command %.1f us (CBW, data, "
+        "CSW, three %s turnarounds): %.1f MB/s, 128 KiB %.1f MB/s, 4 KiB %.0f IOPS, when the drive keeps up\n",
+        UsbWire::max_bytes_per_s() / 1e6, double(UsbWire::command_ps(65536, turn)) / 1e6, format_duration(turn).c_str(),
+        d.usb_64k_mbps, 131072.0 / seconds(UsbWire::command_ps(131072, turn)) / 1e6,
+        1.0 / seconds(UsbWire::command_ps(4096, turn)));
+    out << buf;
+  }
   // Power (docs/power.md): what the drive draws idle with the link Active, and a die at work.
   const PowerConfig& p = c.power;
   const double standby = p.nand_vcc_v * 1e-3 * p.nand_standby_ma * n.dies();

@@ -56,6 +56,7 @@ const char* part_words(const std::string& part) {
       {"link_wake", "waiting for the SATA link to wake from Partial or Slumber"},
       {"host_adapter", "the AHCI adapter fetching the command and reporting its completion"},
       {"read_dma", "read data leaving the controller's buffer for the link"},
+      {"usb", "the USB 2.0 bridge: command and status wrappers, data beyond the SATA hop, host turnarounds"},
   };
   for (const auto& w : kWords) {
     if (part == w.first) return w.second;

@@ -34,6 +34,8 @@ Resource part_resource(Part p) {
     case Part::kArray:
     case Part::kFlushWait:
       return Resource::kDies;
+    case Part::kUsb:
+      return Resource::kUsb;
     default:
       return Resource::kCount;
   }
@@ -65,8 +67,8 @@ std::string pct(double v) {
 }  // namespace
 
 const char* resource_name(Resource r) {
-  static constexpr const char* kNames[kResources] = {"sata_link", "firmware_cpu",  "channel_bus", "dies",
-                                                     "gc",        "mapping_cache", "write_buffer"};
+  static constexpr const char* kNames[kResources] = {"sata_link", "firmware_cpu",  "channel_bus",  "dies",
+                                                     "gc",        "mapping_cache", "write_buffer", "usb"};
   return kNames[idx(r)];
 }
 
@@ -77,7 +79,8 @@ const char* resource_words(Resource r) {
                                                      "the dies",
                                                      "garbage collection (its share of die time)",
                                                      "mapping-cache misses (translation-page reads and writes)",
-                                                     "the write buffer"};
+                                                     "the write buffer",
+                                                     "the USB 2.0 bus"};
   return kWords[idx(r)];
 }
 
@@ -92,6 +95,7 @@ LimitingResource judge_limit(const PhaseResult& r) {
   u[idx(Resource::kDies)] = r.die_utilisation();
   u[idx(Resource::kGc)] = r.stats.mean_busy_fraction("drive.nand.channel[].die[].busy_gc");
   u[idx(Resource::kMappingCache)] = r.stats.mean_busy_fraction("drive.nand.channel[].die[].busy_map");
+  u[idx(Resource::kUsb)] = busy_fraction_or_0(r.stats, "drive.usb.busy");
   u[idx(Resource::kWriteBuffer)] = r.io.writes ? std::min(1.0, double(r.buffer_waits()) / double(r.io.writes)) : 0.0;
 
   // Latency shares: reads and writes weighted by their counts (a part's mean x count = its sum).
@@ -111,9 +115,9 @@ LimitingResource judge_limit(const PhaseResult& r) {
   const std::uint64_t n = r.io.read_anatomy.count() + r.io.write_anatomy.count();
   l.in_flight = n ? r.iops() * total / double(n) / double(kPicosPerSec) : 0.0;
 
-  // Rule 1: the busiest of the four time-shared resources, if saturated.
+  // Rule 1: the busiest of the time-shared resources (the USB bus with host.link usb2), if saturated.
   Resource top = Resource::kSataLink;
-  for (Resource c : {Resource::kFirmwareCpu, Resource::kChannelBus, Resource::kDies}) {
+  for (Resource c : {Resource::kFirmwareCpu, Resource::kChannelBus, Resource::kDies, Resource::kUsb}) {
     if (u[idx(c)] > u[idx(top)]) top = c;
   }
   if (u[idx(top)] >= kSaturated) {
@@ -157,8 +161,9 @@ namespace {
 // "SATA link 96 %, firmware CPU 34 %, ..." for the four time-shared resources but `skip`.
 std::string loads(const LimitingResource& l, Resource skip) {
   std::string out;
-  for (Resource c : {Resource::kSataLink, Resource::kFirmwareCpu, Resource::kChannelBus, Resource::kDies}) {
-    if (c == skip) continue;
+  for (Resource c :
+       {Resource::kUsb, Resource::kSataLink, Resource::kFirmwareCpu, Resource::kChannelBus, Resource::kDies}) {
+    if (c == skip || (c == Resource::kUsb && l.utilisation[idx(c)] == 0)) continue;
     out += (out.empty() ? "" : ", ") + std::string(resource_words(c)).substr(4) + " " + pct(l.utilisation[idx(c)]);
   }
   return out;

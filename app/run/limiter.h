@@ -34,6 +34,7 @@ enum class Resource : std::uint8_t {
   kGc,            // GC's share of die time
   kMappingCache,  // translation-page traffic of mapping-cache misses
   kWriteBuffer,   // writes waiting for buffer space
+  kUsb,           // the USB 2.0 bus of host.link: usb2
   kCount
 };
 constexpr std::size_t kResources = static_cast<std::size_t>(Resource::kCount);

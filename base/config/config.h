@@ -163,10 +163,11 @@ struct EccConfig {
 };
 
 struct ControllerConfig {
-  std::uint32_t queue_depth = 32;    // device NCQ depth (1..32)
-  Picos firmware_cost_ps = 0;        // CPU time per command
-  Picos firmware_write_cost_ps = 0;  // extra CPU time per write command (allocation, mapping)
-  Picos firmware_gc_cost_ps = 0;     // CPU time per unit relocated by foreground GC
+  std::uint32_t queue_depth = 32;         // device NCQ depth (1..32)
+  Picos firmware_cost_ps = 0;             // CPU time per command
+  Picos firmware_write_cost_ps = 0;       // extra CPU time per write command (allocation, mapping)
+  Picos firmware_gc_cost_ps = 0;          // CPU time per unit relocated by foreground GC
+  Picos firmware_write_unit_cost_ps = 0;  // extra CPU time per mapping unit a write's data fills
   // Read data a command finds in DRAM (zeros for never-written LBAs, the write buffer's, read-ahead's)
   // leaves the buffer for the link through the controller's DMA at this rate: bytes / rate before
   // the link takes it. Flash data goes to the link as each page is read. 0 = at once
@@ -206,7 +207,15 @@ struct LinkPmConfig {
   bool enabled() const { return partial_after_ps || slumber_after_ps; }
 };
 
+// The host's attachment (host.link): the AHCI adapter on the SATA link, or a USB 2.0 mass-storage
+// bridge (bulk-only transport) in front of the drive's SATA port (host/usb/usb_bridge.h).
+enum class HostLink { kSata, kUsb2 };
+
 struct HostConfig {
+  HostLink link = HostLink::kSata;
+  // USB 2.0 (host.link: usb2): the host's time from one bulk-only phase's last transaction to the
+  // next phase's first (completion interrupt, the driver queueing the next transfer).
+  Picos usb_turnaround_ps = 125000000;
   std::uint64_t sata_line_bps = 3000000000ULL;  // 1.5, 3 or 6 Gb/s line rate, 8b/10b coded
   std::uint32_t ncq_tags = 32;                  // 1..32; 1 = no NCQ
   // Each frame's X_RDY/R_RDY and WTRM/R_OK handshakes: a round trip of the link, in Dwords

@@ -204,6 +204,11 @@ void add_controller(ParamTable& t) {
                   .def("0ps")
                   .u64([](DriveConfig& c) -> std::uint64_t& { return c.controller.firmware_write_cost_ps; })
                   .desc_is("extra CPU time per write command (allocation, mapping)"));
+  t.push_back(make_param("controller.firmware_write_unit_cost", K::kDuration, "duration")
+                  .def("0ps")
+                  .u64([](DriveConfig& c) -> std::uint64_t& { return c.controller.firmware_write_unit_cost_ps; })
+                  .desc_is("extra CPU time per mapping unit a write command's data fills (placing and mapping each "
+                           "unit): a firmware-bound write ceiling in bytes/s"));
   t.push_back(make_param("controller.firmware_gc_cost", K::kDuration, "duration")
                   .def("0ps")
                   .u64([](DriveConfig& c) -> std::uint64_t& { return c.controller.firmware_gc_cost_ps; })

@@ -32,11 +32,36 @@ void add_link_pm(ParamTable& t) {
                   .desc_is("wake-up from Slumber before a command can be sent (SATA 2.6 maximum)"));
 }
 
+// USB 2.0 mass storage (docs/usb.md): the bus's timing is the USB 2.0 specification's
+// (host/usb/usb_wire.h); the host's turnaround between bulk-only phases is assumed.
+void add_usb(ParamTable& t) {
+  using K = ParamKind;
+  t.push_back(make_param("host.usb", K::kSection)
+                  .desc_is("the USB 2.0 bridge (host.link: usb2): bulk-only transport, one command at a time"));
+  // Assumed: an EHCI controller raises the transfer's completion interrupt at the end of the
+  // microframe it ends in (interrupt threshold of one microframe), and the driver's next transfer
+  // (the data after the CBW, the CSW after the data, the next command's CBW) goes on the bus in
+  // the microframe after: about one 125 us microframe per phase change.
+  t.push_back(make_param("host.usb.turnaround", K::kDuration, "duration")
+                  .def("125us")
+                  .u64([](DriveConfig& c) -> std::uint64_t& { return c.host.usb_turnaround_ps; })
+                  .desc_is("host time from a bulk-only phase's last transaction to the next phase's first (CBW -> "
+                           "data -> CSW -> completion and the next CBW)"));
+}
+
 }  // namespace
 
 void add_host(ParamTable& t) {
   using K = ParamKind;
   t.push_back(make_param("host", K::kSection).desc_is("the host side of the SATA link"));
+  t.push_back(make_param("host.link", K::kChoice)
+                  .def("sata")
+                  .pick({"sata", "usb2"})
+                  .choice([](DriveConfig& c, std::size_t i) { c.host.link = static_cast<HostLink>(i); },
+                          [](const DriveConfig& c) { return static_cast<std::size_t>(c.host.link); })
+                  .desc_is("the host's attachment: sata (AHCI with NCQ) or usb2 (a USB 2.0 mass-storage bridge in "
+                           "front of the drive's SATA port: bulk-only transport, one command at a time; host.ncq_tags "
+                           "and host.ahci are not used)"));
   t.push_back(make_param("host.sata", K::kBitRate, "bits/s")
                   .def("3Gbps")
                   .pick({"1.5Gbps", "3Gbps", "6Gbps"})
@@ -72,6 +97,7 @@ void add_host(ParamTable& t) {
                   .u64([](DriveConfig& c) -> std::uint64_t& { return c.host.ahci_completion_ps; })
                   .desc_is("from the Set Device Bits FIS on the wire to the command seen complete (and its tag free)"));
   add_link_pm(t);
+  add_usb(t);
 }
 
 }  // namespace ssdlab

@@ -33,12 +33,13 @@ enum class Part : std::uint8_t {
   kLinkWake,      // its command waited for the link to leave Partial or Slumber (host.link_pm)
   kHostAdapter,   // the AHCI adapter's command fetch and completion report (host.ahci)
   kReadDma,       // its last read data leaving the controller's buffer for the link (controller.read_dma_rate)
+  kUsb,           // host.link usb2: its CBW, the USB data beyond the SATA hop, its CSW, the host's turnarounds
   kCount
 };
 constexpr std::size_t kParts = static_cast<std::size_t>(Part::kCount);
 // The parts' storage, rounded up to even so that adding one anatomy to another is whole vector
 // operations (the slots past kParts stay 0).
-constexpr std::size_t kPartSlots = 20;
+constexpr std::size_t kPartSlots = 22;
 static_assert(kParts <= kPartSlots);
 
 // Stable names (summary.json keys, latency-log columns, explain text).
@@ -46,7 +47,7 @@ inline const char* part_name(Part p) {
   static constexpr const char* kNames[kParts] = {
       "host_queue", "link_wait",     "link_transfer", "fw_queue",     "firmware",     "map_wait",     "buffer_wait",
       "staging",    "die_wait_host", "die_wait_gc",   "die_wait_map", "bus_wait",     "bus_transfer", "array",
-      "flush_wait", "read_retry",    "ecc",           "link_wake",    "host_adapter", "read_dma"};
+      "flush_wait", "read_retry",    "ecc",           "link_wake",    "host_adapter", "read_dma",     "usb"};
   return kNames[static_cast<std::size_t>(p)];
 }
 

@@ -20,6 +20,8 @@ class FirmwareCpu {
       : m_command_cost_ps(config.firmware_cost_ps),
         m_write_cost_ps(config.firmware_write_cost_ps),
         m_gc_unit_cost_ps(config.firmware_gc_cost_ps),
+        m_write_unit_cost_ps(config.firmware_write_unit_cost_ps),
+        m_unit_bytes(config.mapping_unit_bytes),
         m_queue(max_tags) {}
 
   bool busy() const { return m_busy; }
@@ -47,11 +49,18 @@ class FirmwareCpu {
     return true;
   }
   // One firmware CPU, one timeline: commands and foreground-GC bookkeeping in the order they
-  // arrive. Books a command of kind `op` starting at `now` (or when the CPU is free) and
-  // returns the delay until its processing ends.
-  Picos cost(AtaCommand op, Picos now) {
+  // arrive. Books a command of kind `op` over `sectors` starting at `now` (or when the CPU is
+  // free) and returns the delay until its processing ends. A write costs more per command and
+  // per mapping unit its data fills.
+  Picos cost(AtaCommand op, std::uint32_t sectors, Picos now) {
     const Picos start = std::max(now, m_free_at_ps);
-    const Picos work = m_command_cost_ps + (op == AtaCommand::kWriteFpdma ? m_write_cost_ps : 0);
+    Picos work = m_command_cost_ps;
+    if (op == AtaCommand::kWriteFpdma) {
+      work += m_write_cost_ps;
+      if (m_write_unit_cost_ps) {
+        work += (std::uint64_t(sectors) * kSectorBytes + m_unit_bytes - 1) / m_unit_bytes * m_write_unit_cost_ps;
+      }
+    }
     m_last_start_ps = start;
     m_free_at_ps = start + work;
     m_busy_ps += work;
@@ -71,7 +80,8 @@ class FirmwareCpu {
   Picos last_start() const { return m_last_start_ps; }
 
  private:
-  Picos m_command_cost_ps, m_write_cost_ps, m_gc_unit_cost_ps;
+  Picos m_command_cost_ps, m_write_cost_ps, m_gc_unit_cost_ps, m_write_unit_cost_ps;
+  std::uint64_t m_unit_bytes;
   Ring<std::uint8_t> m_queue;  // commands waiting for the CPU, in arrival order
   bool m_busy = false;
   std::uint8_t m_running = 0;

@@ -87,7 +87,7 @@ void DeviceController::receive_from_host(const Fis& fis) {
 void DeviceController::book_cpu(std::uint8_t tag) {
   Command& c = m_commands[tag];
   const Picos now = now_picos();
-  const Picos end = now + m_cpu.cost(c.op, now);
+  const Picos end = now + m_cpu.cost(c.op, c.sectors, now);
   m_timeline.at(m_cpu_lane, end, *this, kCpuTimer);
   c.anatomy->to(Part::kFwQueue, m_cpu.last_start());
   c.anatomy->to(Part::kFirmware, end);

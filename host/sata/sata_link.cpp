@@ -26,6 +26,16 @@ SataLink::SataLink(sc_core::sc_module_name name, const HostConfig& config, Timel
       m_pm(config.link_pm),
       m_pm_on(m_pm.enabled()) {}
 
+void SataLink::set_bridge(LinkBridgeIf* bridge) {
+  m_bridge = bridge;
+  m_ncq = false;
+  m_completion_ps = 0;
+  // The completion of a non-queued command is a Register Device to Host FIS.
+  const Fis reg{FisKind::kSetDeviceBits, 0, AtaCommand::kDataSetManagement};
+  m_fixed.sdb_dwords = m_format.dwords(reg);
+  m_fixed.sdb_ps = m_format.time(reg);
+}
+
 std::pair<Picos, Picos> SataLink::low_power(Picos now) const {
   if (!m_pm_on || m_outstanding || now <= m_idle_since) return {0, 0};
   const Picos idle = now - m_idle_since;
@@ -66,10 +76,10 @@ LinkBooking SataLink::transmit(const Fis& fis, Picos not_before) {
     if (fis.tag == m_dma_tag) m_dma_tag = kNoTag;  // the command is done: its tag's next one sets up anew
   } else {
     const bool data = fis.kind != FisKind::kSetDeviceBits;
-    const bool setup = data && needs_dma_setup(fis);
+    const bool setup = data && m_ncq && needs_dma_setup(fis);
     dwords = m_format.dwords(fis, setup);
     t = m_format.picos(dwords);
-    if (data && is_queued(fis.command)) {
+    if (data && m_ncq && is_queued(fis.command)) {
       m_dma_tag = fis.tag;
       m_dma_kind = fis.kind;
     }
@@ -87,7 +97,15 @@ LinkBooking SataLink::transmit(const Fis& fis, Picos not_before) {
     }
     ++m_outstanding;
   }
+  if (__builtin_expect(m_bridge != nullptr, 0) && fis.kind == FisKind::kDataToDevice) {
+    const Picos last = m_format.data_frame_ps(fis.kind, SataWire::last_frame_bytes(fis.data_bytes));
+    at = m_bridge->data_to_device_start(fis, std::max(at, m_wire.free_at()), t, last);
+  }
   const Picos delivered = m_wire.reserve(at, t);
+  if (__builtin_expect(m_bridge != nullptr, 0) && fis.kind == FisKind::kDataToHost) {
+    const Picos first = m_format.data_frame_ps(fis.kind, SataWire::first_frame_bytes(fis.data_bytes));
+    m_bridge->data_to_host(fis, delivered - t, delivered - t + first, delivered);
+  }
   if (m_pm_on && fis.kind == FisKind::kSetDeviceBits && --m_outstanding == 0) m_idle_since = delivered;
   ++m_stats.fises;
   m_stats.wire_dwords += dwords;

@@ -24,6 +24,20 @@ struct LinkStats {
   Picos partial_ps = 0, slumber_ps = 0, wake_ps = 0;
 };
 
+// A bridge on the host side of the link (host/usb/usb_bridge.h), which carries the data on over
+// a bus of its own: told of each data FIS to the host on the wire, and asked when a data FIS to
+// the device may start (its data must first reach the bridge).
+struct LinkBridgeIf {
+  // A data FIS to the host on the wire from `start`, its first frame over at `first_frame_end`.
+  virtual void data_to_host(const Fis& fis, Picos start, Picos first_frame_end, Picos end) = 0;
+  // The earliest start of a data FIS to the device asked for at `at`, taking `t` on the wire,
+  // its last frame (which needs the last byte at the bridge) `t_last` of it.
+  virtual Picos data_to_device_start(const Fis& fis, Picos at, Picos t, Picos t_last) = 0;
+
+ protected:
+  ~LinkBridgeIf() = default;
+};
+
 class SataLink : public sc_core::sc_module, public SataLinkIf, private TimerClient {
  public:
   sc_core::sc_port<SataDeviceIf> device;
@@ -33,6 +47,9 @@ class SataLink : public sc_core::sc_module, public SataLinkIf, private TimerClie
 
   LinkBooking transmit(const Fis& fis, Picos not_before = 0) override;
   void set_probe(Probe* probe) { m_probe = probe; }
+  // The host side is a bridge (host.link: usb2): commands are non-queued (READ / WRITE DMA EXT:
+  // no DMA Setup, a Register FIS completes them) and the completion is the bridge's at once.
+  void set_bridge(LinkBridgeIf* bridge);
   const SataWire& wire() const { return m_format; }
   const LinkStats& stats() const { return m_stats; }
   Picos busy_ps() const { return m_wire.busy_ps(); }
@@ -72,6 +89,8 @@ class SataLink : public sc_core::sc_module, public SataLinkIf, private TimerClie
   Calendar m_wire;  // one FIS on the wire at a time
   LinkStats m_stats;
   Probe* m_probe = nullptr;
+  LinkBridgeIf* m_bridge = nullptr;
+  bool m_ncq = true;  // without a bridge: first-party DMA (DMA Setup per transfer)
   LinkPmConfig m_pm;
   bool m_pm_on;                     // m_pm.enabled(): tested per FIS
   std::uint32_t m_outstanding = 0;  // commands sent and not completed (Set Device Bits delivered)

@@ -87,10 +87,27 @@ class SataWire {
 
   Picos time(const Fis& f, bool dma_setup = true) const { return picos(dwords(f, dma_setup)); }
 
+  // One Data FIS frame carrying `bytes` (at most 8 KiB) alone, with the DMA Activate before it
+  // when to the device: a transfer's first or last frame, as a bridge forwarding it sees it.
+  Picos data_frame_ps(FisKind kind, std::uint32_t bytes) const {
+    std::uint64_t n = frame_dwords(sata::kDataFisHeaderDwords) + (std::uint64_t(bytes) + 3) / 4;
+    if (kind == FisKind::kDataToDevice) n += frame_dwords(sata::kDmaActivateFisDwords);
+    return picos(n);
+  }
+  // The bytes of a data transfer's first and last frames.
+  static std::uint32_t first_frame_bytes(std::uint32_t bytes) {
+    return bytes < kMaxFrameBytes ? bytes : kMaxFrameBytes;
+  }
+  static std::uint32_t last_frame_bytes(std::uint32_t bytes) {
+    const std::uint32_t rest = bytes % kMaxFrameBytes;
+    return rest || bytes == 0 ? rest : kMaxFrameBytes;
+  }
+
   std::uint64_t line_bps() const { return m_line_bps; }
   std::uint32_t round_trip_dwords() const { return m_round_trip; }
 
  private:
+  static constexpr std::uint32_t kMaxFrameBytes = sata::kMaxDataFisDwords * 4;
   std::uint64_t m_line_bps;
   std::uint32_t m_round_trip;
 };

@@ -133,7 +133,7 @@ check "summary.json has every resource's utilisation and the firmware CPU's busy
 import json, sys
 p = json.load(open('$tmp/words/summary.json'))['phases'][1]
 u = p['limiting_resource']['utilisations']
-assert sorted(u) == sorted(['sata_link', 'firmware_cpu', 'channel_bus', 'dies', 'gc', 'mapping_cache', 'write_buffer']), u
+assert sorted(u) == sorted(['sata_link', 'firmware_cpu', 'channel_bus', 'dies', 'gc', 'mapping_cache', 'write_buffer', 'usb']), u
 cpu = p['stats']['drive']['controller']['firmware_cpu']['busy_fraction']
 # 5 us per command: the CPU's busy fraction is IOPS x 5 us over the phase
 assert abs(cpu - u['firmware_cpu']) < 1e-12 and 0.2 < cpu < 0.5, cpu

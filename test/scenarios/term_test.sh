@@ -105,7 +105,7 @@ grep -q "^ok" "$tmp/py.txt" || cat "$tmp/py.txt"
 
 status 0 "run with a latency window and the anatomy format" run "$smoke" --out "$tmp/b" -q --latency-log "$tmp/b.lat" \
   --latency-log-format anatomy --latency-window 1,2
-check "...a header with every anatomy part" bash -c "head -1 '$tmp/b.lat' | grep -q '^time_ms,latency_ns,direction,bytes,offset,host_queue_ns,.*,array_ns,flush_wait_ns,read_retry_ns,ecc_ns,link_wake_ns,host_adapter_ns,read_dma_ns$'"
+check "...a header with every anatomy part" bash -c "head -1 '$tmp/b.lat' | grep -q '^time_ms,latency_ns,direction,bytes,offset,host_queue_ns,.*,array_ns,flush_wait_ns,read_retry_ns,ecc_ns,link_wake_ns,host_adapter_ns,read_dma_ns,usb_ns$'"
 check "...only completions inside the window" \
   awk -F, 'NR > 1 { n++; if ($1 < 1000 || $1 > 2000) bad++ } END { exit !(n > 100 && bad == 0) }' "$tmp/b.lat"
 check "...each row's parts add up to its latency" \

@@ -177,3 +177,26 @@ TEST_CASE("D9: random writes on a drive pre-filled by a test file are several ti
   CHECK(trimmed > (11.8 / 2.5) / 2.0 * prefilled);  // the document: 11.8 against 2.5 MB/s
   CHECK(r["prefilled_random_4k"].gc_units_copied() > 0);
 }
+
+TEST_CASE("D10: a copy from USB 2.0 runs at the bridge's pace, SSD to SSD over eSATA 2.5x faster", "[seed][d10]") {
+  // Full size: both are sequential streams of 20.1 GiB, seconds of simulation each.
+  const auto [usb, esata] = run_two("d10-usb2-copy-source.yaml", "d10-esata-copy.yaml", 1.0);
+  const double source = usb["copy_read_usb2"].read_mbps();
+  const double paced = esata["copy_from_usb2"].write_mbps(), ssd = esata["copy_from_ssd"].write_mbps();
+  CAPTURE(source, paced, ssd, usb["copy_read_usb2"].io_seconds(), esata["copy_from_ssd"].io_seconds());
+  // The bridge's ceiling, counted from its transactions and turnarounds (host/usb/usb_wire.h):
+  // CBW, 128 data packets and CSW in 125/13 us slots, three 125 us turnarounds.
+  const double bridge = 65536.0 / ((130.0 * 125.0 / 13.0 + 3 * 125.0) * 1e-6) / 1e6;
+  CHECK(source < bridge);
+  CHECK(source > bridge / 1.25);  // a drive behind it, QD1, costs a little more
+  // The document: 34.04 MB/s (20.1 GiB in 10 min 34 s) from the USB 2.0 disk, 87.02 MB/s (4 min 08 s)
+  // SSD to SSD; each held to a factor 2, and their ratio (2.56) to a factor 1.5.
+  CHECK(source > 34.04 / 2);
+  CHECK(source < 34.04 * 2);
+  CHECK(ssd > 87.02 / 2);
+  CHECK(ssd < 87.02 * 2);
+  CHECK(ssd / source > 2.56 / 1.5);
+  CHECK(ssd / source < 2.56 * 1.5);
+  // The destination keeps up with the USB 2.0 source: the copy takes the source's time.
+  CHECK(paced == Approx(source).epsilon(0.01));
+}

@@ -72,11 +72,11 @@ TEST_CASE("firmware CPU work is booked back to back", "[hil]") {
   ctl.firmware_write_cost_ps = 30;
   ctl.firmware_gc_cost_ps = 7;
   FirmwareCpu cpu(ctl, 4);
-  CHECK(cpu.cost(AtaCommand::kReadFpdma, 1000) == ctl.firmware_cost_ps);
+  CHECK(cpu.cost(AtaCommand::kReadFpdma, 8, 1000) == ctl.firmware_cost_ps);
   // Booked at the same instant: starts when the first ends.
-  CHECK(cpu.cost(AtaCommand::kWriteFpdma, 1000) == 2 * ctl.firmware_cost_ps + ctl.firmware_write_cost_ps);
+  CHECK(cpu.cost(AtaCommand::kWriteFpdma, 8, 1000) == 2 * ctl.firmware_cost_ps + ctl.firmware_write_cost_ps);
   // Long after: starts at once.
-  CHECK(cpu.cost(AtaCommand::kFlushCache, 10000) == ctl.firmware_cost_ps);
+  CHECK(cpu.cost(AtaCommand::kFlushCache, 0, 10000) == ctl.firmware_cost_ps);
   // GC bookkeeping pushes the next command back.
   const Picos free_at = cpu.free_at();
   cpu.charge_gc(0, free_at);
@@ -85,4 +85,24 @@ TEST_CASE("firmware CPU work is booked back to back", "[hil]") {
   CHECK(cpu.free_at() == free_at + 3 * ctl.firmware_gc_cost_ps);
   cpu.charge_gc(2, cpu.free_at() + 1000);  // an idle CPU starts the work now
   CHECK(cpu.free_at() == free_at + 3 * ctl.firmware_gc_cost_ps + 1000 + 2 * ctl.firmware_gc_cost_ps);
+}
+
+TEST_CASE("firmware CPU: a write costs more per mapping unit its data fills", "[hil]") {
+  ControllerConfig ctl;
+  ctl.firmware_cost_ps = 100;
+  ctl.firmware_write_cost_ps = 30;
+  ctl.firmware_write_unit_cost_ps = 11;
+  ctl.mapping_unit_bytes = 4096;
+  FirmwareCpu cpu(ctl, 4);
+  Picos now = 0;
+  const auto alone = [&](AtaCommand op, std::uint32_t sectors) {
+    now = cpu.free_at() + 1000;  // the CPU idle: the delay is the work
+    return cpu.cost(op, sectors, now);
+  };
+  CHECK(alone(AtaCommand::kWriteFpdma, 8) == 100 + 30 + 11);         // one 4 KiB unit
+  CHECK(alone(AtaCommand::kWriteFpdma, 256) == 100 + 30 + 32 * 11);  // 128 KiB: 32 units
+  CHECK(alone(AtaCommand::kWriteFpdma, 1) == 100 + 30 + 11);         // part of a unit fills one
+  CHECK(alone(AtaCommand::kWriteFpdma, 9) == 100 + 30 + 2 * 11);
+  CHECK(alone(AtaCommand::kReadFpdma, 256) == 100);  // reads and the rest: per command only
+  CHECK(alone(AtaCommand::kDataSetManagement, 256) == 100);
 }
