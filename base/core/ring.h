@@ -34,7 +34,7 @@ class Ring {
   void clear() { m_head = m_count = 0; }
 
  private:
-  void grow() {
+  [[gnu::noinline, gnu::cold]] void grow() {  // rare: out of line, so that push() inlines
     std::vector<T> bigger(m_items.size() * 2);
     for (std::size_t i = 0; i < m_count; ++i) bigger[i] = std::move(m_items[(m_head + i) & m_mask]);
     m_items.swap(bigger);

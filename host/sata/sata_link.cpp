@@ -28,7 +28,6 @@ SataLink::SataLink(sc_core::sc_module_name name, const HostConfig& config, Timel
 
 void SataLink::set_bridge(LinkBridgeIf* bridge) {
   m_bridge = bridge;
-  m_ncq = false;
   m_completion_ps = 0;
   // The completion of a non-queued command is a Register Device to Host FIS.
   const Fis reg{FisKind::kSetDeviceBits, 0, AtaCommand::kDataSetManagement};
@@ -63,6 +62,11 @@ Picos SataLink::wake(Picos now) {
 }
 
 LinkBooking SataLink::transmit(const Fis& fis, Picos not_before) {
+  return __builtin_expect(m_bridge != nullptr, 0) ? send<true>(fis, not_before) : send<false>(fis, not_before);
+}
+
+template <bool kBridged>
+LinkBooking SataLink::send(const Fis& fis, Picos not_before) {
   const Picos now = std::max(now_picos(), not_before);
   // A command's and a queued command's completion are of fixed size: timed once (m_fixed).
   std::uint64_t dwords;
@@ -73,13 +77,14 @@ LinkBooking SataLink::transmit(const Fis& fis, Picos not_before) {
   } else if (fis.kind == FisKind::kSetDeviceBits && is_queued(fis.command)) {
     dwords = m_fixed.sdb_dwords;
     t = m_fixed.sdb_ps;
-    if (fis.tag == m_dma_tag) m_dma_tag = kNoTag;  // the command is done: its tag's next one sets up anew
+    if (!kBridged && fis.tag == m_dma_tag) m_dma_tag = kNoTag;  // done: its tag's next one sets up anew
   } else {
+    // Behind a bridge the commands are not queued: no DMA Setup.
     const bool data = fis.kind != FisKind::kSetDeviceBits;
-    const bool setup = data && m_ncq && needs_dma_setup(fis);
+    const bool setup = !kBridged && data && needs_dma_setup(fis);
     dwords = m_format.dwords(fis, setup);
     t = m_format.picos(dwords);
-    if (data && m_ncq && is_queued(fis.command)) {
+    if (!kBridged && data && is_queued(fis.command)) {
       m_dma_tag = fis.tag;
       m_dma_kind = fis.kind;
     }
@@ -97,12 +102,12 @@ LinkBooking SataLink::transmit(const Fis& fis, Picos not_before) {
     }
     ++m_outstanding;
   }
-  if (__builtin_expect(m_bridge != nullptr, 0) && fis.kind == FisKind::kDataToDevice) {
+  if (kBridged && fis.kind == FisKind::kDataToDevice) {
     const Picos last = m_format.data_frame_ps(fis.kind, SataWire::last_frame_bytes(fis.data_bytes));
     at = m_bridge->data_to_device_start(fis, std::max(at, m_wire.free_at()), t, last);
   }
   const Picos delivered = m_wire.reserve(at, t);
-  if (__builtin_expect(m_bridge != nullptr, 0) && fis.kind == FisKind::kDataToHost) {
+  if (kBridged && fis.kind == FisKind::kDataToHost) {
     const Picos first = m_format.data_frame_ps(fis.kind, SataWire::first_frame_bytes(fis.data_bytes));
     m_bridge->data_to_host(fis, delivered - t, delivered - t + first, delivered);
   }

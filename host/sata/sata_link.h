@@ -62,6 +62,9 @@ class SataLink : public sc_core::sc_module, public SataLinkIf, private TimerClie
 
  private:
   enum : std::uint32_t { kToDevice, kToHost };
+  // transmit() without a bridge (inlined there) and behind one (host.link: usb2).
+  template <bool kBridged>
+  LinkBooking send(const Fis& fis, Picos not_before);
   void on_timer(std::uint32_t what) override;  // the oldest FIS on its way there is delivered
   // Of the idle stretch from m_idle_since to `now` (none while a command is outstanding; always
   // none without link power management), the
@@ -90,7 +93,6 @@ class SataLink : public sc_core::sc_module, public SataLinkIf, private TimerClie
   LinkStats m_stats;
   Probe* m_probe = nullptr;
   LinkBridgeIf* m_bridge = nullptr;
-  bool m_ncq = true;  // without a bridge: first-party DMA (DMA Setup per transfer)
   LinkPmConfig m_pm;
   bool m_pm_on;                     // m_pm.enabled(): tested per FIS
   std::uint32_t m_outstanding = 0;  // commands sent and not completed (Set Device Bits delivered)
