@@ -1,13 +1,13 @@
 #include "app/run/drive_info.h"
 
 #include <algorithm>
-#include <cmath>
 #include <cstdio>
 #include <ostream>
 #include <string>
 
 #include "base/config/geometry.h"
 #include "base/core/units.h"
+#include "controller/hil/firmware_cpu.h"
 #include "controller/sc/sata_if.h"
 #include "host/sata/sata_wire.h"
 #include "host/usb/usb_wire.h"
@@ -92,11 +92,12 @@ void print_drive_info(std::ostream& out, const DriveConfig& c) {
                                              " per command";
   const double usb_cap = usb ? d.usb_64k_mbps : 1e300;  // expected limit with 64 KiB commands
   // The firmware CPU, one command at a time (controller.firmware_*): 128 KiB commands.
-  const ControllerConfig& ctl = c.controller;
-  const double units_128k = std::ceil(131072.0 / ctl.mapping_unit_bytes);
-  const double fw_read_s = seconds(ctl.firmware_cost_ps);
-  const double fw_write_s =
-      fw_read_s + seconds(ctl.firmware_write_cost_ps) + units_128k * seconds(ctl.firmware_write_unit_cost_ps);
+  const FirmwareCpu cpu(c.controller, 1);
+  const auto fw_s = [&cpu](AtaCommand op, std::uint32_t bytes) {
+    return seconds(cpu.work_ps(op, bytes / kSectorBytes));
+  };
+  const double fw_read_s = fw_s(AtaCommand::kReadFpdma, 131072);
+  const double fw_write_s = fw_s(AtaCommand::kWriteFpdma, 131072);
   const double fw_read_cap = fw_read_s > 0 ? 0.131072 / fw_read_s : 1e300;
   const double fw_write_cap = fw_write_s > 0 ? 0.131072 / fw_write_s : 1e300;
   char buf[4096];
@@ -131,17 +132,14 @@ void print_drive_info(std::ostream& out, const DriveConfig& c) {
                 std::min({d.link_write_mbps, d.bus_write_mbps, d.die_write_mbps, usb_cap, fw_write_cap}));
   out << buf;
   if (fw_read_s > 0) {
-    const double unit = std::ceil(4096.0 / ctl.mapping_unit_bytes);
-    const double fw_4k_write_s =
-        fw_read_s + seconds(ctl.firmware_write_cost_ps) + unit * seconds(ctl.firmware_write_unit_cost_ps);
     std::snprintf(buf, sizeof buf,
                   "firmware CPU     one command at a time: 4 KiB reads %.0f IOPS, 4 KiB writes %.0f IOPS, 128 KiB "
                   "reads %.1f MB/s, 128 KiB writes %.1f MB/s at most\n",
-                  1.0 / fw_read_s, 1.0 / fw_4k_write_s, fw_read_cap, fw_write_cap);
+                  1.0 / fw_read_s, 1.0 / fw_s(AtaCommand::kWriteFpdma, 4096), fw_read_cap, fw_write_cap);
     out << buf;
   }
   // USB 2.0 bridge (docs/usb.md): bulk-only commands one at a time over the USB bus.
-  if (c.host.link == HostLink::kUsb2) {
+  if (usb) {
     const Picos turn = c.host.usb_turnaround_ps;
     std::snprintf(
         buf, sizeof buf,

@@ -54,6 +54,15 @@ class FirmwareCpu {
   // per mapping unit its data fills.
   Picos cost(AtaCommand op, std::uint32_t sectors, Picos now) {
     const Picos start = std::max(now, m_free_at_ps);
+    const Picos work = work_ps(op, sectors);
+    m_last_start_ps = start;
+    m_free_at_ps = start + work;
+    m_busy_ps += work;
+    return m_free_at_ps - now;
+  }
+  // The CPU time of a command of kind `op` over `sectors` (`ssdlab info` derives the firmware's
+  // ceilings from it).
+  Picos work_ps(AtaCommand op, std::uint32_t sectors) const {
     Picos work = m_command_cost_ps;
     if (op == AtaCommand::kWriteFpdma) {
       work += m_write_cost_ps;
@@ -61,10 +70,7 @@ class FirmwareCpu {
         work += (std::uint64_t(sectors) * kSectorBytes + m_unit_bytes - 1) / m_unit_bytes * m_write_unit_cost_ps;
       }
     }
-    m_last_start_ps = start;
-    m_free_at_ps = start + work;
-    m_busy_ps += work;
-    return m_free_at_ps - now;
+    return work;
   }
   // GC bookkeeping for `units` relocated units, done now: later commands start that much later.
   void charge_gc(std::uint64_t units, Picos now) {

@@ -103,13 +103,11 @@ LinkBooking SataLink::send(const Fis& fis, Picos not_before) {
     ++m_outstanding;
   }
   if (kBridged && fis.kind == FisKind::kDataToDevice) {
-    const Picos last = m_format.data_frame_ps(fis.kind, SataWire::last_frame_bytes(fis.data_bytes));
-    at = m_bridge->data_to_device_start(fis, std::max(at, m_wire.free_at()), t, last);
+    at = m_bridge->data_to_device_start(fis, std::max(at, m_wire.free_at()), t, m_format.last_frame_ps(fis));
   }
   const Picos delivered = m_wire.reserve(at, t);
   if (kBridged && fis.kind == FisKind::kDataToHost) {
-    const Picos first = m_format.data_frame_ps(fis.kind, SataWire::first_frame_bytes(fis.data_bytes));
-    m_bridge->data_to_host(fis, delivered - t, delivered - t + first, delivered);
+    m_bridge->data_to_host(fis, delivered - t + m_format.first_frame_ps(fis));
   }
   if (m_pm_on && fis.kind == FisKind::kSetDeviceBits && --m_outstanding == 0) m_idle_since = delivered;
   ++m_stats.fises;

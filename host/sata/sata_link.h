@@ -28,8 +28,8 @@ struct LinkStats {
 // a bus of its own: told of each data FIS to the host on the wire, and asked when a data FIS to
 // the device may start (its data must first reach the bridge).
 struct LinkBridgeIf {
-  // A data FIS to the host on the wire from `start`, its first frame over at `first_frame_end`.
-  virtual void data_to_host(const Fis& fis, Picos start, Picos first_frame_end, Picos end) = 0;
+  // A data FIS to the host is on the wire, its first frame over at `first_frame_end`.
+  virtual void data_to_host(const Fis& fis, Picos first_frame_end) = 0;
   // The earliest start of a data FIS to the device asked for at `at`, taking `t` on the wire,
   // its last frame (which needs the last byte at the bridge) `t_last` of it.
   virtual Picos data_to_device_start(const Fis& fis, Picos at, Picos t, Picos t_last) = 0;

@@ -87,13 +87,15 @@ class SataWire {
 
   Picos time(const Fis& f, bool dma_setup = true) const { return picos(dwords(f, dma_setup)); }
 
-  // One Data FIS frame carrying `bytes` (at most 8 KiB) alone, with the DMA Activate before it
-  // when to the device: a transfer's first or last frame, as a bridge forwarding it sees it.
-  Picos data_frame_ps(FisKind kind, std::uint32_t bytes) const {
-    std::uint64_t n = frame_dwords(sata::kDataFisHeaderDwords) + (std::uint64_t(bytes) + 3) / 4;
-    if (kind == FisKind::kDataToDevice) n += frame_dwords(sata::kDmaActivateFisDwords);
-    return picos(n);
-  }
+  // A transfer's first (last) Data FIS frame alone, as a bridge forwarding it sees it: the
+  // transfer cut to that frame's bytes, without a DMA Setup (with the DMA Activate to the device).
+  Picos first_frame_ps(const Fis& f) const { return frame_ps(f, first_frame_bytes(f.data_bytes)); }
+  Picos last_frame_ps(const Fis& f) const { return frame_ps(f, last_frame_bytes(f.data_bytes)); }
+
+  std::uint64_t line_bps() const { return m_line_bps; }
+  std::uint32_t round_trip_dwords() const { return m_round_trip; }
+
+ private:
   // The bytes of a data transfer's first and last frames.
   static std::uint32_t first_frame_bytes(std::uint32_t bytes) {
     return bytes < kMaxFrameBytes ? bytes : kMaxFrameBytes;
@@ -102,11 +104,10 @@ class SataWire {
     const std::uint32_t rest = bytes % kMaxFrameBytes;
     return rest || bytes == 0 ? rest : kMaxFrameBytes;
   }
-
-  std::uint64_t line_bps() const { return m_line_bps; }
-  std::uint32_t round_trip_dwords() const { return m_round_trip; }
-
- private:
+  Picos frame_ps(Fis f, std::uint32_t bytes) const {
+    f.data_bytes = bytes;
+    return time(f, false);
+  }
   static constexpr std::uint32_t kMaxFrameBytes = sata::kMaxDataFisDwords * 4;
   std::uint64_t m_line_bps;
   std::uint32_t m_round_trip;

@@ -36,7 +36,7 @@ LinkBooking UsbBridge::transmit(const Fis& fis, Picos not_before) {
   return link->transmit(fis, cbw_end);
 }
 
-void UsbBridge::data_to_host(const Fis& fis, Picos, Picos first_frame_end, Picos) {
+void UsbBridge::data_to_host(const Fis& fis, Picos first_frame_end) {
   Command& c = m_commands[fis.tag];
   c.data_end = book(std::max(c.data_open, first_frame_end), fis.data_bytes);
 }

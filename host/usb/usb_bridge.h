@@ -48,11 +48,10 @@ class UsbBridge : public sc_core::sc_module,
   LinkBooking transmit(const Fis& fis, Picos not_before = 0) override;
   // From the SATA link: the drive's completion.
   void receive_from_device(const Fis& fis) override;
-  void data_to_host(const Fis& fis, Picos start, Picos first_frame_end, Picos end) override;
+  void data_to_host(const Fis& fis, Picos first_frame_end) override;
   Picos data_to_device_start(const Fis& fis, Picos at, Picos t, Picos t_last) override;
 
   const UsbStats& stats() const { return m_stats; }
-  Picos busy_ps() const { return m_bus.busy_ps(); }
   void register_stats(const StatGroup& usb) const;
 
  private:
