@@ -64,7 +64,7 @@ for run in $(seq "$runs"); do
   one "small-drive, tR 500 us, 8 MiB" 8 --drive test/nbd/small-drive.yaml -p nand.t_read=500us
 done
 for run in $(seq "$runs"); do
-  one "configs/default.yaml, 64 MiB" 64 --drive configs/default.yaml
+  one "configs/scaled-fast.yaml, 64 MiB" 64 --drive configs/scaled-fast.yaml
 done
 echo "(us; excess = wall minus simulated; p99 excess is the difference of the two p99s; late max: the latest" \
      "completion against its simulated time; handover: mean completion-to-reply on the Asio thread)"

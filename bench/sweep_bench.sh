@@ -36,7 +36,7 @@ echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
 runtime=${SSDLAB_BENCH_RUNTIME:-5s}
 src=scenarios/studies
 sed "s|^scenario: .*|scenario: $tmp/run.yaml|" "$src/parallelism-link.yaml" > "$tmp/plan.yaml"
-sed -e "s|^drive: .*|drive: $(realpath configs/default.yaml)|" -e "s|runtime: 500ms|runtime: $runtime|" \
+sed -e "s|^drive: .*|drive: $(realpath configs/scaled-fast.yaml)|" -e "s|runtime: 500ms|runtime: $runtime|" \
   "$src/parallelism-link-run.yaml" > "$tmp/run.yaml"
 plan=$tmp/plan.yaml
 points=$("$bin" sweep "$plan" --dry-run 2>/dev/null | grep -c '^ *[0-9]' || true)

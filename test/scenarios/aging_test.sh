@@ -15,7 +15,7 @@ field() { python3 -c "import json,sys; d=json.load(open('$1')); print(eval('d' +
 scenario() {  # NAME METHOD [OVERRIDES]
   cat > "$tmp/$1.yaml" <<YAML
 name: $1
-drive: $src/configs/default.yaml
+drive: $src/configs/scaled-fast.yaml
 ${3:-}
 seed: 3
 phases:
@@ -26,7 +26,7 @@ phases:
 YAML
 }
 
-# replicate on the default drive (16 dies): 2 copies of an 8-die group, said so
+# replicate on the scaled-fast drive (16 dies): 2 copies of an 8-die group, said so
 scenario rep replicate
 "$ssdlab" run "$tmp/rep.yaml" --no-plots -o "$tmp/rep" > "$tmp/rep.out"
 [ "$(field "$tmp/rep/summary.json" "['phases'][0]['precondition']['method']")" = replicated ] || fail "not replicated"

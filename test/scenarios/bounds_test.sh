@@ -9,7 +9,7 @@ set -uo pipefail
 bin=$1
 src=$2
 source "$src/test/scenarios/lib.sh"
-drive="$(cd "$src" && pwd)/configs/default.yaml"
+drive="$(cd "$src" && pwd)/configs/scaled-fast.yaml"
 
 # The address-space limit (not under AddressSanitizer, whose shadow memory needs far more).
 limit_mem() { [ -n "${SSDLAB_SANITIZER_BUILD:-}" ] || ulimit -v "$1"; }

@@ -8,7 +8,7 @@ src=$2
 . "$(dirname "$0")/lib.sh"
 data=$src/test/data/fio
 
-SSDLAB_FIO_DEVICE=/dev/null "$bin" run --fio "$data/smoke.fio" --drive "$src/configs/default.yaml" --out "$tmp/fio" \
+SSDLAB_FIO_DEVICE=/dev/null "$bin" run --fio "$data/smoke.fio" --drive "$src/configs/scaled-fast.yaml" --out "$tmp/fio" \
   --quiet
 check "run --fio writes summary.json" test -s "$tmp/fio/summary.json"
 check "run --fio lists the ignored host keys" grep -q "ioengine=libaio accepted and ignored" "$tmp/fio/fio-notes.txt"
@@ -33,7 +33,7 @@ check "a fio job file and the same jobs in YAML give identical phase results" sa
 # Concurrent jobs (issue 13): the fio file, the same jobs in YAML and the file as a `fio:` phase
 # give identical phase results; fio.json reads like real fio's JSON.
 export SSDLAB_FIO_DEVICE=/dev/null
-"$bin" run --fio "$data/concurrent.fio" --drive "$src/configs/default.yaml" --out "$tmp/cf" --quiet
+"$bin" run --fio "$data/concurrent.fio" --drive "$src/configs/scaled-fast.yaml" --out "$tmp/cf" --quiet
 "$bin" run "$data/concurrent-equivalent.yaml" --out "$tmp/cy" --quiet
 "$bin" run "$data/concurrent-fio-phase.yaml" --out "$tmp/cp" --quiet
 same_phases() {
@@ -78,13 +78,13 @@ assert jobs[3]["read"]["total_ios"] > 0 and jobs[3]["sync"]["total_ios"] * 16 <=
 PY
 }
 check "fio.json: names, groups, counts and rates agree with summary.json" fio_figures
-"$bin" run --fio "$data/concurrent.fio" --drive "$src/configs/default.yaml" --out "$tmp/cj" --output-format=json \
+"$bin" run --fio "$data/concurrent.fio" --drive "$src/configs/scaled-fast.yaml" --out "$tmp/cj" --output-format=json \
   > "$tmp/stdout.json"
 check "--output-format=json: fio's JSON on stdout and nothing else" python3 "$src/test/scenarios/fio_json_read.py" "$tmp/stdout.json"
 check "--output-format=json: stdout is fio.json" cmp "$tmp/stdout.json" "$tmp/cj/fio.json"
 # group_reporting (issue 23): one entry per reporting group, as real fio 3.33 prints for the
 # same file (test/data/fio/group-reporting.fio): names, group ids, summed I/O, merged latency.
-"$bin" run --fio "$data/group-reporting.fio" --drive "$src/configs/default.yaml" --out "$tmp/gr" --quiet
+"$bin" run --fio "$data/group-reporting.fio" --drive "$src/configs/scaled-fast.yaml" --out "$tmp/gr" --quiet
 group_reporting() {
   python3 - "$data/real-fio-3.33-group-reporting.json" "$tmp/gr/fio.json" "$tmp/gr/summary.json" <<'PY'
 import json, sys
@@ -108,10 +108,10 @@ PY
 check "group_reporting: fio.json has fio 3.33's entries for the same file" group_reporting
 unset SSDLAB_FIO_DEVICE
 printf '[a]\nrw=read\nloops=2\n' > "$tmp/unknown.fio"
-"$bin" run --fio "$tmp/unknown.fio" --drive "$src/configs/default.yaml" --out "$tmp/u" 2> "$tmp/u.err"
+"$bin" run --fio "$tmp/unknown.fio" --drive "$src/configs/scaled-fast.yaml" --out "$tmp/u" 2> "$tmp/u.err"
 check "unknown key: an error naming file, line and key" grep -q "unknown.fio:3: loops: not a supported fio key" "$tmp/u.err"
 printf '[a]\nrw=read\nsize=1m\nloops=2\n' > "$tmp/lenient.fio"
-"$bin" run --fio "$tmp/lenient.fio" --drive "$src/configs/default.yaml" --out "$tmp/l" --fio-lenient --quiet
+"$bin" run --fio "$tmp/lenient.fio" --drive "$src/configs/scaled-fast.yaml" --out "$tmp/l" --fio-lenient --quiet
 check "--fio-lenient: the run goes on and the warning is in the results" grep -q "lenient.fio:4: loops" "$tmp/l/fio-notes.txt"
 "$bin" run --fio "$tmp/lenient.fio" 2> "$tmp/nodrive.err"
 check "--fio without --drive is refused" grep -q "give a SCENARIO, or --fio JOB.fio --drive CONFIG" "$tmp/nodrive.err"

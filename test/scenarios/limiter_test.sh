@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Which resource limits a phase (issue 25; app/run/limiter.h): ablations on a small drive
-# (configs/default.yaml with 32 pages per block: 256 MiB raw, the same 16 dies, link, buses and
+# (configs/scaled-fast.yaml with 32 pages per block: 256 MiB raw, the same 16 dies, link, buses and
 # firmware). For each workload the run names a limiting resource; then every candidate is relieved
 # by a large factor, one at a time, and the named one must raise the phase's IOPS more than any
 # other relief does. The reliefs:
@@ -13,7 +13,7 @@
 # Workloads (expected limiter): 4 KiB random reads at QD32 on a drive with 4x faster buses (the
 # link), the same at QD1 (latency-bound: the dies' array time), 128 KiB sequential writes on a
 # fresh drive (the dies), 4 KiB random writes after a fill and 2x random overwrite (GC), 4 KiB
-# random reads at QD32 with 20 us of firmware per command (the firmware CPU). And the default
+# random reads at QD32 with 20 us of firmware per command (the firmware CPU). And the scaled-fast
 # drive's own QD32 random read: the link's frames bound 4 KiB reads at ~61 k IOPS (docs/sata-link.md),
 # so the link is ~100 % busy and named, not co-limited; the test checks that no other relief beats
 # the headroom the report states (1 / utilisation - 1) and that relieving the link does.
@@ -24,8 +24,8 @@ src=$(cd "$2" && pwd)
 . "$(dirname "$0")/lib.sh"
 
 small=(-p nand.pages_per_block=32)
-scenario() {  # scenario NAME PHASES_YAML: a scenario file on the default drive into $tmp/NAME.yaml
-  printf 'name: %s\ndrive: %s/configs/default.yaml\nseed: 3\nsample_interval: 10ms\nphases:\n%s\n' \
+scenario() {  # scenario NAME PHASES_YAML: a scenario file on the scaled-fast drive into $tmp/NAME.yaml
+  printf 'name: %s\ndrive: %s/configs/scaled-fast.yaml\nseed: 3\nsample_interval: 10ms\nphases:\n%s\n' \
     "$1" "$src" "$2" >"$tmp/$1.yaml"
 }
 scenario randread_qd32 '  - name: fill
@@ -99,11 +99,11 @@ ablate seqwrite seqwrite dies 100
 ablate randwrite_steady randwrite_steady gc 100
 ablate firmware randread_qd32 firmware_cpu 100 -p controller.firmware_cost=20us
 
-# The default drive's QD32 random read: the link named, and its stated headroom holds for the rest.
+# The scaled-fast drive's QD32 random read: the link named, and its stated headroom holds for the rest.
 ablate_default() {
   local base=(run "$tmp/randread_qd32.yaml" -q --no-plots "${small[@]}")
-  "$bin" "${base[@]}" -o "$tmp/default-base" >"$tmp/default.out" || { check "default drive: base run" false; return; }
-  check "default drive QD32 random read: the link is named, not co-limited ($(field default-base why))" \
+  "$bin" "${base[@]}" -o "$tmp/default-base" >"$tmp/default.out" || { check "scaled-fast drive: base run" false; return; }
+  check "scaled-fast drive QD32 random read: the link is named, not co-limited ($(field default-base why))" \
     test "$(field default-base name)/$(field default-base co_limited)" = "sata_link/False"
   local u r
   u=$(field default-base utilisation)
@@ -111,11 +111,11 @@ ablate_default() {
     # shellcheck disable=SC2046
     "$bin" "${base[@]}" $(relief "$r" 100) -o "$tmp/default-$r" || continue
     if [ "$r" = sata_link ]; then
-      check "default drive: relieving the link (6 Gb/s) raises IOPS by more than 5 %" \
+      check "scaled-fast drive: relieving the link (6 Gb/s) raises IOPS by more than 5 %" \
         python3 -c "import sys; g = $(field "default-$r" iops) / $(field default-base iops) - 1; print('     gain %+.4f' % g); sys.exit(0 if g > 0.05 else 1)"
       continue
     fi
-    check "default drive: relieving $r adds no more than the stated headroom 1/$u - 1" \
+    check "scaled-fast drive: relieving $r adds no more than the stated headroom 1/$u - 1" \
       python3 -c "import sys; g = $(field "default-$r" iops) / $(field default-base iops) - 1; print('     gain %+.4f' % g); sys.exit(0 if g <= 1 / $u - 1 + 0.002 else 1)"
   done
 }

@@ -52,11 +52,11 @@ v, j = (ph(k, "rand_write_4k")["power"]["energy_per_io_uj"] for k in ("vertex-30
 assert j > 5 * v, (v, j)
 PY
 
-# Link power management: QD1 reads 5 ms apart on the default drive sleep between requests; each
+# Link power management: QD1 reads 5 ms apart on the scaled-fast drive sleep between requests; each
 # wakes from Slumber (10 ms); explain names it.
 cat > "$tmp/think.yaml" <<YAML
 name: think
-drive: $src/configs/default.yaml
+drive: $src/configs/scaled-fast.yaml
 seed: 1
 sample_interval: 100ms
 overrides: {host.link_pm.partial_after: 100us, host.link_pm.slumber_after: 1ms, power.enabled: true}
@@ -82,7 +82,7 @@ expect_error() {  # expect_error PATTERN ARGS...
   local pattern=$1
   shift
   local out rc=0
-  out=$("$ssdlab" info "$src/configs/default.yaml" "$@" 2>&1) || rc=$?
+  out=$("$ssdlab" info "$src/configs/scaled-fast.yaml" "$@" 2>&1) || rc=$?
   [ "$rc" = 2 ] || fail "rc $rc for $* (expected 2): $out"
   grep -q -- "$pattern" <<< "$out" || fail "no '$pattern' in: $out"
 }

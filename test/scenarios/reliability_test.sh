@@ -24,7 +24,7 @@ def jobs(run):
 s, retry = jobs("retry")
 _, none = jobs("none")
 # The read of an idle drive: link + firmware + t_cmd + tR + data-out + one decode; a retry adds
-# t_cmd + tR + data-out + decode (configs/default.yaml: 0.2 + 50 + 40.96 + 0.64 us).
+# t_cmd + tR + data-out + decode (configs/scaled-fast.yaml: 0.2 + 50 + 40.96 + 0.64 us).
 one_retry = 0.2 + 50 + 40.96 + 0.64
 fresh = retry[0]["read_latency_us"]["p50"]
 last_retries = -1.0
@@ -82,7 +82,7 @@ PY
 
 # Bad input: the aging phase's keys and ages are checked, naming the scenario line and key.
 bad() {  # bad NAME PHASE_YAML EXPECTED_TEXT
-  printf 'name: bad\ndrive: %s/configs/default.yaml\nphases:\n  - %s\n' "$src" "$2" > "$tmp/$1.yaml"
+  printf 'name: bad\ndrive: %s/configs/scaled-fast.yaml\nphases:\n  - %s\n' "$src" "$2" > "$tmp/$1.yaml"
   if "$ssdlab" run "$tmp/$1.yaml" --no-plots -q -o "$tmp/$1" > "$tmp/$1.out" 2>&1; then fail "$1 accepted"; fi
   grep -q "$3" "$tmp/$1.out" || { cat "$tmp/$1.out"; fail "$1: no '$3'"; }
   grep -q "$1.yaml:4" "$tmp/$1.out" || { cat "$tmp/$1.out"; fail "$1: no file:line"; }

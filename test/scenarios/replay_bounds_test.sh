@@ -9,7 +9,7 @@ bin=$1
 src=$2
 source "$src/test/scenarios/lib.sh"
 traces="$src/test/data/traces"
-drive="$(cd "$src" && pwd)/configs/default.yaml"
+drive="$(cd "$src" && pwd)/configs/scaled-fast.yaml"
 
 field() { python3 -c "import json,sys; p=json.load(open(sys.argv[1]))['phases'][0]; print($2)" "$1/summary.json"; }
 replay() {  # replay OUT TRACE [options...]: stdout and stderr to $tmp/OUT.log, exit status kept

@@ -8,7 +8,7 @@ bin=$1
 src=$2
 source "$src/test/scenarios/lib.sh"
 traces="$src/test/data/traces"
-drive="$(cd "$src" && pwd)/configs/default.yaml"
+drive="$(cd "$src" && pwd)/configs/scaled-fast.yaml"
 
 # field FILE EXPR: a value from summary.json's first phase (python expression over `p`).
 field() { python3 -c "import json,sys; p=json.load(open(sys.argv[1]))['phases'][0]; print($2)" "$1/summary.json"; }

@@ -1,5 +1,5 @@
 #!/bin/bash
-# cli:slc_cache: the SLC cache (docs/slc-cache.md). On the default drive a dynamic 64 MiB cache
+# cli:slc_cache: the SLC cache (docs/slc-cache.md). On the scaled-fast drive a dynamic 64 MiB cache
 # takes a burst at well above the full-block speed, the same write beyond it runs at the
 # full-block speed (the cliff), idle time folds the cache and the speed returns; on a full drive
 # the dynamic cache vanishes and a static one costs WAF; `info` prints the cache; the scenario
@@ -52,19 +52,19 @@ for x, y in zip(a, b):
     assert (x["write_mbps"], x["stats"]) == (y["write_mbps"], y["stats"]), x["name"]
 PY
 
-"$ssdlab" info "$src/configs/default.yaml" -p controller.slc_cache.mode=dynamic -p controller.slc_cache.size=64MiB \
+"$ssdlab" info "$src/configs/scaled-fast.yaml" -p controller.slc_cache.mode=dynamic -p controller.slc_cache.size=64MiB \
   | grep -q '^SLC cache        dynamic, 64MiB: 16 SLC-mode blocks/die of 256KiB' || fail "info prints no SLC cache line"
-"$ssdlab" info "$src/configs/default.yaml" | grep -q '^SLC cache' && fail "info prints a cache that is off"
+"$ssdlab" info "$src/configs/scaled-fast.yaml" | grep -q '^SLC cache' && fail "info prints a cache that is off"
 
 # Bad keys: named.
 set +e
-out=$("$ssdlab" info "$src/configs/default.yaml" -p controller.slc_cache.mode=static -p controller.slc_cache.size=32MiB 2>&1)
+out=$("$ssdlab" info "$src/configs/scaled-fast.yaml" -p controller.slc_cache.mode=static -p controller.slc_cache.size=32MiB 2>&1)
 rc=$?
 set -e
 [ $rc -eq 2 ] || fail "a static cache beyond the spare: exit $rc"
 echo "$out" | grep -q 'controller.slc_cache.size: 32MiB is 8 SLC-mode blocks per die' || fail "no error naming the size: $out"
 set +e
-out=$("$ssdlab" info "$src/configs/default.yaml" -p controller.slc_cache.mode=dynamic 2>&1)
+out=$("$ssdlab" info "$src/configs/scaled-fast.yaml" -p controller.slc_cache.mode=dynamic 2>&1)
 rc=$?
 set -e
 [ $rc -eq 2 ] && echo "$out" | grep -q 'controller.slc_cache.size: must be above 0' || fail "size 0: exit $rc: $out"

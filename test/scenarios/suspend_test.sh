@@ -39,11 +39,11 @@ a, b = (json.load(open(f))["phases"] for f in sys.argv[1:])
 for x, y in zip(a, b):
     assert x["stats"] == y["stats"] and x.get("read_latency_us") == y.get("read_latency_us"), x["name"]
 PY
-"$ssdlab" info "$src/configs/default.yaml" -p nand.suspend.erase=true | grep -q '^suspend          host reads suspend erases (500us), up to 4 reads per op' \
+"$ssdlab" info "$src/configs/scaled-fast.yaml" -p nand.suspend.erase=true | grep -q '^suspend          host reads suspend erases (500us), up to 4 reads per op' \
   || fail "info prints no suspend line"
-"$ssdlab" info "$src/configs/default.yaml" | grep -q '^suspend' && fail "info prints suspend when it is off"
+"$ssdlab" info "$src/configs/scaled-fast.yaml" | grep -q '^suspend' && fail "info prints suspend when it is off"
 set +e
-out=$("$ssdlab" info "$src/configs/default.yaml" -p nand.suspend.max_per_op=0 2>&1)
+out=$("$ssdlab" info "$src/configs/scaled-fast.yaml" -p nand.suspend.max_per_op=0 2>&1)
 rc=$?
 set -e
 [ $rc -eq 2 ] && echo "$out" | grep -q 'nand.suspend.max_per_op' || fail "max_per_op 0: exit $rc: $out"

@@ -24,7 +24,7 @@ check "...names version and build type" grep -Eq '^ssdlab [0-9]+\.[0-9]+\.[0-9]+
 status 0 "-V" -V
 status 0 "--help" --help
 for sub in run info serve params explain; do status 0 "$sub --help" "$sub" --help; done
-status 0 "info" info "$src/configs/default.yaml"
+status 0 "info" info "$src/configs/scaled-fast.yaml"
 status 0 "params scenario" params scenario
 check "...lists percentile_list" grep -q "^percentile_list" "$tmp/out"
 
@@ -32,11 +32,11 @@ check "...lists percentile_list" grep -q "^percentile_list" "$tmp/out"
 status 2 "no subcommand"
 status 2 "a mistyped subcommand" rn "$smoke"
 check "...names the closest: run" grep -q "unknown command 'rn' (did you mean 'run'?)" "$tmp/out"
-status 2 "another mistyped subcommand" inof "$src/configs/default.yaml"
+status 2 "another mistyped subcommand" inof "$src/configs/scaled-fast.yaml"
 check "...names the closest: info" grep -q "did you mean 'info'?" "$tmp/out"
 status 2 "a mistyped option" run "$smoke" --quite
 check "...names the closest: --quiet" grep -q "did you mean '--quiet'?" "$tmp/out"
-status 2 "a mistyped serve option" serve --drive "$src/configs/default.yaml" --listn 127.0.0.1:0
+status 2 "a mistyped serve option" serve --drive "$src/configs/scaled-fast.yaml" --listn 127.0.0.1:0
 check "...names the closest: --listen" grep -q "did you mean '--listen'?" "$tmp/out"
 status 2 "a missing argument" run
 status 2 "a bad option value" run "$smoke" --scale 7

@@ -14,7 +14,7 @@ fail() { echo "FAIL: $*"; exit 1; }
 
 cat > "$tmp/w.yaml" <<YAML
 name: w
-drive: $src/configs/default.yaml
+drive: $src/configs/scaled-fast.yaml
 seed: 5
 phases:
   - name: aged
@@ -118,7 +118,7 @@ grep -q "$tmp/missing/summary.json" "$tmp/err" || fail "missing: $(cat "$tmp/err
 mkdir "$tmp/old" && echo '{"scenario": "x", "phases": []}' > "$tmp/old/summary.json"
 if "$ssdlab" smart "$tmp/old" 2> "$tmp/err"; then fail "smart of results without SMART data"; fi
 grep -q "no SMART data" "$tmp/err" || fail "old: $(cat "$tmp/err")"
-if "$ssdlab" info "$src/configs/default.yaml" -p controller.wear_leveling.mode=static -p controller.gc.policy=fifo \
+if "$ssdlab" info "$src/configs/scaled-fast.yaml" -p controller.wear_leveling.mode=static -p controller.gc.policy=fifo \
   2> "$tmp/err" > /dev/null; then fail "static wear levelling with FIFO accepted"; fi
 grep -q "controller.wear_leveling.mode" "$tmp/err" && grep -q "controller.gc.policy" "$tmp/err" ||
   fail "fifo: $(cat "$tmp/err")"

@@ -46,7 +46,7 @@ TEST_CASE("Replay open loop waits for each timestamp and speed 2 halves the gaps
     std::ofstream out(trace);
     for (int i = 0; i < 10; ++i) out << i << ".0 0 " << i * 8 << " 8 1\n";
   }
-  const DriveConfig config = load_drive_config(kSource + "/configs/default.yaml");
+  const DriveConfig config = load_drive_config(kSource + "/configs/scaled-fast.yaml");
   const auto runs = simulate_all({{replay_scenario(trace, "closed", 1.0), config},
                                   {replay_scenario(trace, "trace", 1.0), config},
                                   {replay_scenario(trace, "trace", 2.0), config}});
@@ -64,7 +64,7 @@ TEST_CASE("Replay open loop waits for each timestamp and speed 2 halves the gaps
 TEST_CASE("Replay of the blkparse sample sends its reads writes and trim to the drive", "[replay]") {
   ScenarioSpec s = replay_scenario(kSource + "/test/data/traces/blkparse_sample.txt", "closed", 1.0);
   s.phases[0].replay.format = "blkparse";
-  const RunOutcome out = simulate(s, load_drive_config(kSource + "/configs/default.yaml"));
+  const RunOutcome out = simulate(s, load_drive_config(kSource + "/configs/scaled-fast.yaml"));
   const PhaseResult& r = out.results.at(0);
   // awk '$1 ~ /^[0-9]+,[0-9]+$/ && $6=="Q"' blkparse_sample.txt: 2 reads, 2 writes, 1 discard, 1 flush
   CHECK(r.io.reads == 2);
