@@ -19,6 +19,7 @@ void Die::init(const NandConfig& config, Timeline& timeline, Channel& channel, D
   m_page_types_pow2 = (m_page_types & (m_page_types - 1)) == 0;
   m_array_times = config.array_times;
   m_planes = std::uint8_t(config.planes_per_die);
+  m_caches = std::uint8_t((config.cache_program ? kCacheProgram : 0) | (config.cache_read ? kCacheRead : 0));
   if (config.suspend.enabled()) m_suspension = std::make_unique<Suspended>();
 }
 
@@ -64,25 +65,35 @@ Picos Die::busy_until_now(OpOrigin origin) const {
   // its own tPROG starts when they and that tPROG are over.
   Picos bus = 0, array_start;
   if (__builtin_expect(in_end != 0, 0)) {
-    array_start = in_end > at ? in_end : at;
+    // A cache read's tR starts at its command's end in the slot before, maybe before `at`.
+    const bool read = op.kind == NandOpKind::kRead;
+    array_start = in_end > at || read ? in_end : at;
+    if (read) bus = m_config->t_cmd_ps;  // (its command's cycles, for the stamps only)
   } else {
     bus = in_cycles(op);
     array_start = reserve_in(now, at, bus);
   }
   if (array_start_out) *array_start_out = array_start;
   const Picos array_end = array_start + array_time(op);
-  Picos end = array_end, out = 0;
+  Picos end = array_end, out = 0, slot = 0;
   if (op.kind == NandOpKind::kRead && op.bytes > 0) {  // the page register goes out
     out = bus_time(op.bytes);
-    end = m_channel->reserve(now, array_end, out);
-    if (m_instrumented) m_probe->bus(m_channel_index, m_index, end - out, end);
+    const Picos from = array_end > at ? array_end : at;  // a cache read's tR may end before `at`
+    if (__builtin_expect(m_caches & kCacheRead, 0)) {
+      slot = m_config->t_cmd_ps;
+      end = m_channel->reserve(now, from, slot + out);
+      m_read_slot = end - out - slot;
+    } else {
+      end = m_channel->reserve(now, from, out);
+    }
+    if (m_instrumented) m_probe->bus(m_channel_index, m_index, end - out - slot, end);
   }
   if (st) {
     st->times.started = at;
     st->times.cmd_bus_start = array_start - bus;
     st->times.array_start = array_start;
     st->times.array_end = array_end;
-    st->times.out_bus_start = end - out;  // the array's end without a data-out
+    st->times.out_bus_start = end - out - slot;  // the array's end without a data-out
     st->times.out_end = end;
   }
   // Bit errors (nand.errors): the decode of each attempt, and the read-retry attempts.
@@ -119,7 +130,7 @@ void Die::start(const NandOp& op, bool queued) {
     st = &m_stamps[m_slot ^= 1];
     st->queued = queued ? m_waits.pop() : QueueStamp{now, m_stats.busy_by_origin_ps[1], m_stats.busy_by_origin_ps[2]};
   }
-  if (__builtin_expect(m_config->cache_program, 0)) return start_cached(op, now, st);
+  if (__builtin_expect(m_caches != 0, 0)) return start_cached(op, now, st);
   launch(op, now, book(op, now, now, st), 0);
 }
 
@@ -137,8 +148,11 @@ void Die::start(const NandOp& op, bool queued) {
 }
 
 void Die::cache_behind(const NandOp& next) {
+  if (next.kind == NandOpKind::kRead) return read_behind();
   // Only behind a program (the last op of the job in progress), while nothing is suspended, once.
-  if (m_cached || m_phase != Phase::kBusy || !m_cache_tail_program || next.kind != NandOpKind::kProgram) return;
+  if (!m_config->cache_program || m_cached || m_phase != Phase::kBusy || !m_cache_tail_program ||
+      next.kind != NandOpKind::kProgram)
+    return;
   // The cache register takes the data once the program before it has its own in the data
   // register, i.e. from its array start.
   const Picos now = now_picos();
@@ -146,11 +160,27 @@ void Die::cache_behind(const NandOp& next) {
   m_cached = true;
 }
 
+void Die::read_behind() {
+  // ONFI READ CACHE RANDOM (00h-address-31h): once a read's page is in the data register, the
+  // next read's command moves it to the cache register and starts the next tR, while the page
+  // goes out from the cache. Only behind a single read in progress (no GC job, no suspension),
+  // whose attempts need no retry (a retry reads the page again), before its slot begins: then
+  // the die has issued READ CACHE END (3Fh) instead. tRCBSY is not modelled.
+  if (!m_config->cache_read || m_read_cached || m_phase != Phase::kBusy || m_batched ||
+      m_current.kind != NandOpKind::kRead || m_current.bytes == 0 || decodes(m_current))
+    return;
+  if (now_picos() <= m_read_slot) m_read_cached = true;
+}
+
 void Die::start_cached(const NandOp& op, Picos now, Stamps* st) {
   // Cache program (nand.cache_program): an op whose cycles went into the cache register books
   // only its array time; a program then lets the next queued program load the cache register.
+  // Cache read (nand.cache_read): a read whose command went in the slot of the read before it
+  // books its array time from there and its data-out.
   Picos array_start = 0;
-  Picos end = book(op, now, now, st, m_cached ? m_cache_at : 0, &array_start);
+  const Picos in_end = m_cached ? m_cache_at : m_read_cached ? m_read_slot + m_config->t_cmd_ps : 0;
+  m_read_cached = false;
+  Picos end = book(op, now, now, st, in_end, &array_start);
   m_cached = false;
   m_cache_tail_program = op.kind == NandOpKind::kProgram;
   if (m_cache_tail_program) m_cache_at = array_start;
@@ -185,8 +215,8 @@ Picos Die::batch(Picos now, Picos end, Picos array_start) {
 }
 
 bool Die::reports_plane_out(const NandOp& op) const {
-  // Host reads over more than one plane's page (timed: not a read-ahead's, whose data waits in
-  // DRAM anyway), without bit errors (each attempt's decode needs all of the data).
+  // Timed host reads over more than one plane's page (the controller passes over a read-ahead's,
+  // whose data waits in DRAM), without bit errors (each attempt's decode needs all of the data).
   return op.origin == OpOrigin::kHost && (op.cookie & kOpTimedBit) && !decodes(op) &&
          op.bytes > m_config->page_size_bytes;
 }

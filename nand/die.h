@@ -65,8 +65,9 @@ class alignas(64) Die final : private TimerClient {
     } else if (__builtin_expect(m_config->suspend.enabled(), 0) && suspends_for(op)) {
       suspend(op);
     } else {
-      // Cache program: a program next in line behind a program takes its bus cycles now.
-      if (__builtin_expect(m_config->cache_program, 0) && m_queue.empty()) cache_behind(op);
+      // Cache program (read): a program (read) next in line behind a program (read) takes its bus
+      // cycles now (its command goes in the read's slot).
+      if (__builtin_expect(m_caches != 0, 0) && m_queue.empty()) cache_behind(op);
       m_queue.push(op);
       if (timed(op)) m_waits.push(queue_stamp());
     }
@@ -111,6 +112,7 @@ class alignas(64) Die final : private TimerClient {
   // kSuspending: busy, and an op is suspended or a suspended op's old timer is still pending
   // (nand.suspend): every timer then goes to on_suspend_timer.
   enum class Phase : std::uint8_t { kIdle, kBusy, kSuspending };
+  enum : std::uint8_t { kCacheProgram = 1, kCacheRead = 2 };
   // A queued op's submission: when, and the die's busy time per origin then (with the op in
   // progress counted up to then), so that its wait can be split by what it waited behind.
   struct QueueStamp {
@@ -138,8 +140,11 @@ class alignas(64) Die final : private TimerClient {
   void start(const NandOp& op, bool queued);
   // Books `op`'s transfers for a start at `at` (>= now) and returns its end; `st` (timed ops
   // only) gets its times. `in_end` (cache program): the program's command and data cycles are
-  // already booked, ending then; its tPROG starts at the later of that and `at`. `array_start`:
-  // where the op's array time starts, if asked.
+  // already booked, ending then; its tPROG starts at the later of that and `at`. (Cache read: the
+  // read's command went in the slot of the read before it, ending at `in_end`, maybe before `at`;
+  // its tR starts then and its data-out follows the later of its tR and `at`.) `array_start`:
+  // where the op's array time starts, if asked. With cache read, every read's data-out follows a
+  // slot of one t_cmd (m_read_slot): the next read's command, or READ CACHE END.
   Picos book(const NandOp& op, Picos now, Picos at, Stamps* st, Picos in_end = 0, Picos* array_start = nullptr);
   // The op's command and address cycles (each plane's, with multi-plane operations) and a
   // program's data: its bus phase before the array time.
@@ -157,7 +162,10 @@ class alignas(64) Die final : private TimerClient {
   void launch(const NandOp& op, Picos now, Picos end, Picos array_start);
   // `next`, first in the queue of a die whose job in progress ends with a program, books its
   // cycles into the cache register now if it is a program (and nothing is booked so already).
+  // Cache read: `next`, first in the queue behind a read whose slot has not begun, is noted
+  // to take it (read_behind).
   [[gnu::noinline]] void cache_behind(const NandOp& next);
+  void read_behind();
   // A read's decode times and read-retry attempts after its first data-out (ending at `end`,
   // `out` its data-out time); returns the op's end. Only with bit errors (nand.errors).
   [[gnu::noinline]] Picos decode_and_retry(const NandOp& op, Picos now, Picos end, Picos out);
@@ -239,6 +247,7 @@ class alignas(64) Die final : private TimerClient {
   std::uint8_t m_page_types = 1;
   std::uint8_t m_batched = 0;      // ops of the job after the current one (a GC batch)
   std::uint8_t m_planes = 1;       // nand.planes_per_die: > 1, multi-plane operations (docs/planes.md)
+  std::uint8_t m_caches = 0;       // kCacheProgram | kCacheRead (nand.cache_program, nand.cache_read)
   std::uint32_t m_memo_bytes = 0;  // the last transfer size and its bus time: sizes repeat
   Picos m_memo_ps = 0;
   // Second line: the queue and what start() reads.
@@ -294,6 +303,10 @@ class alignas(64) Die final : private TimerClient {
   bool m_cached = false;
   bool m_cache_tail_program = false;  // the last op of the job in progress is a program
   Picos m_cache_at = 0;
+  // Cache read (nand.cache_read): the slot of the last read booked (its start), and whether the
+  // queue's first op is a read that issues its command there (its tR from the slot's end).
+  bool m_read_cached = false;
+  Picos m_read_slot = 0;
   std::unique_ptr<Suspended> m_suspension;  // storage, kept
   Suspended* m_suspended = nullptr;         // the op suspended now, or null
   // Back to kBusy once nothing is suspended and no stale timer is pending.

@@ -54,7 +54,14 @@ DriveCeilings drive_ceilings(const DriveConfig& c) {
   // Multi-plane (docs/planes.md): a die reads or programs a page on each of its P planes in one
   // array time, their command and data cycles one after the other.
   const double planes = n.planes_per_die;
-  d.die_read_mbps = n.dies() * planes * page / (planes * (cmd + page / bus_bps) + mean_read) / 1e6;
+  d.die_read_mbps = d.die_read_uncached_mbps =
+      n.dies() * planes * page / (planes * (cmd + page / bus_bps) + mean_read) / 1e6;
+  if (n.cache_read) {  // back to back: the next read's command in the slot, then its tR during the data-out
+    double cycle = 0;
+    for (std::uint32_t t = 0; t < n.page_types(); ++t)
+      cycle += cmd + std::max(seconds(n.t_read_ps[t]), planes * page / bus_bps);
+    d.die_read_mbps = n.dies() * planes * page / (cycle / n.page_types()) / 1e6;
+  }
   const double in = planes * (cmd + page / bus_bps);  // a program's command and data cycles
   d.die_write_mbps = d.die_write_uncached_mbps = n.dies() * planes * page / (in + mean_prog) / 1e6;
   if (n.cache_program) {  // each page type's tPROG hides the next program's cycles, or they it
@@ -195,13 +202,18 @@ void print_drive_info(std::ostream& out, const DriveConfig& c) {
                   format_bytes_per_s(rate).c_str(), 128.0 * 1024 / seconds(dram_read_ps) / 1e6);
     out << buf;
   }
-  // Cache program (docs/planes.md): the dies' write ceiling with and without it.
-  if (n.cache_program) {
-    std::snprintf(buf, sizeof buf,
-                  "cache program    on: a die's next program loads its data during the tPROG before it; dies write "
-                  "%.1f MB/s (%.1f without)\n",
-                  d.die_write_mbps, d.die_write_uncached_mbps);
+  // Cache program and cache read (docs/planes.md): the dies' ceilings with and without them.
+  const auto cache = [&](const char* line, double with, double without) {
+    std::snprintf(buf, sizeof buf, "%s %.1f MB/s (%.1f without)\n", line, with, without);
     out << buf;
+  };
+  if (n.cache_program) {
+    cache("cache program    on: a die's next program loads its data during the tPROG before it; dies write",
+          d.die_write_mbps, d.die_write_uncached_mbps);
+  }
+  if (n.cache_read) {
+    cache("cache read       on: a die's next read starts its tR while the page before it goes out; dies read",
+          d.die_read_mbps, d.die_read_uncached_mbps);
   }
   // Sequential read-ahead (docs/read-ahead.md): with it, a QD1 stream's 128 KiB reads come from
   // DRAM, paced by the adapter, the link and the firmware per command.

@@ -17,6 +17,7 @@ struct DriveCeilings {
   double die_read_mbps = 0;            // all dies reading whole pages back to back
   double die_write_mbps = 0;           // all dies programming (mean tPROG over page types)
   double die_write_uncached_mbps = 0;  // the same without cache program (= die_write_mbps when off)
+  double die_read_uncached_mbps = 0;   // die_read_mbps without cache read (= die_read_mbps when off)
   double die_4k_read_iops = 0;         // one mapping unit per read
   double usb_64k_mbps = 0;             // host.link usb2: 64 KiB bulk-only commands one at a time (0: SATA)
 };

@@ -62,6 +62,9 @@ struct NandConfig {
   // ONFI PROGRAM PAGE CACHE (80h-15h, docs/planes.md "Cache program"): a die's next program
   // loads its data into the cache register while the one before it programs.
   bool cache_program = false;
+  // ONFI READ CACHE (00h-31h, 3Fh; docs/planes.md "Cache read"): a die's next read starts its tR
+  // once the read before it moved its page to the cache register, while that page goes out.
+  bool cache_read = false;
   // Rated program/erase cycles per block; 0: the cell type's rating (rated_endurance()).
   std::uint32_t endurance_pe = 0;
   // Raw bit errors (controller/media/bit_errors.h): off, the flash never errs (as before issue 26).

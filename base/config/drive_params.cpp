@@ -90,6 +90,13 @@ void add_nand(ParamTable& t) {
                   .desc_is("ONFI program cache (PROGRAM PAGE CACHE): a die's next program takes its command and data "
                            "cycles during the tPROG before it, its own tPROG starting when that one ends "
                            "(docs/planes.md); off: each program's cycles after the op before it"));
+  t.push_back(make_param("nand.cache_read", K::kBool)
+                  .def("false")
+                  .flag([](DriveConfig& c) -> bool& { return c.nand.cache_read; })
+                  .desc_is("ONFI read cache (READ CACHE RANDOM 00h-31h, READ CACHE END 3Fh): each read's data-out "
+                           "follows one command slot; a read next in the die's queue by then issues its command "
+                           "there and starts its tR while the page before it goes out (docs/planes.md); off: each "
+                           "read's command after the op before it"));
   t.push_back(make_param("nand.endurance", K::kCount, "P/E cycles")
                   .def("0")
                   .range(0, kU32Max)

@@ -57,7 +57,10 @@ inline const char* part_name(Part p) {
 // bus), -> array_end (array), -> out_bus_start (bus wait for the data out; reads with data),
 // -> out_end (data out), -> finished (a read's ECC decodes and read-retry attempts, with bit
 // errors only; `ecc` of it decoding). For ops without a data-out phase out_bus_start == out_end ==
-// array_end; without bit errors out_end == finished.
+// array_end; without bit errors out_end == finished. A cache read (nand.cache_read) issued its
+// command in the slot of the read before it: its cmd_bus_start and array_start (and maybe its
+// array_end) come before `started`; with cache read every read's data-out phase begins with the
+// slot (one t_cmd) that moves its page to the cache register.
 struct OpTiming {
   Picos submitted = 0, started = 0, cmd_bus_start = 0, array_start = 0, array_end = 0, out_bus_start = 0, out_end = 0,
         finished = 0;
@@ -101,9 +104,15 @@ struct Anatomy {
     (*this)[Part::kDieWaitGc] += t.behind[1];
     (*this)[Part::kDieWaitMap] += t.behind[2];
     mark = t.started;
-    to(Part::kBusWait, t.cmd_bus_start);
-    to(Part::kBusTransfer, t.array_start);
-    to(Part::kArray, t.array_end);
+    if (__builtin_expect(t.array_start < t.started, 0)) {
+      // A cache read's command, and maybe its tR, came before it started (while the read before
+      // it went out, counted as its wait behind that read): only what follows its start counts.
+      wait_until(Part::kArray, t.array_end);
+    } else {
+      to(Part::kBusWait, t.cmd_bus_start);
+      to(Part::kBusTransfer, t.array_start);
+      to(Part::kArray, t.array_end);
+    }
     to(Part::kBusWait, t.out_bus_start);
     to(Part::kBusTransfer, t.out_end);
     if (t.finished != t.out_end) {  // bit errors: decodes, and the retries between them

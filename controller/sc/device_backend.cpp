@@ -188,8 +188,11 @@ void DeviceController::flash_done(const NandOp& op) {
 
 void DeviceController::flash_plane_out(const NandOp& op) {
   // A multi-plane host read (only those: nand/die.h) has its first plane's page out: it goes to
-  // the link now, as a one-plane die's page would; the rest when the op is done.
-  const std::uint8_t tag = OpTicket::of(op).tag();
+  // the link now, as a one-plane die's page would; the rest when the op is done. A read-ahead's
+  // (timed too: commands join it) has no command of its own: its data waits in DRAM.
+  const OpTicket ticket = OpTicket::of(op);
+  if (ticket.kind != OpTicket::Kind::kHostRead) return;
+  const std::uint8_t tag = ticket.tag();
   if (!m_commands[tag].media_error) send_read_chunk(tag, m_ftl.geometry().plane_page_bytes);
 }
 

@@ -99,3 +99,41 @@ TEST_CASE(
   CHECK(random.runner->ssd.controller.stats().read_ahead_units == 0);
   for (const IoRequest& r : random.reads.done) CHECK(r.completed_ps - r.issued_ps == host + link + flash);
 }
+
+TEST_CASE("Read-ahead on two-plane dies: a stream runs from DRAM, and its two-plane reads send no command data early",
+          "[timing][read_ahead][planes]") {
+  // Read-ahead's ops are timed host reads of a whole FTL page (both planes), as multi-plane host
+  // reads are: the die reports their first plane's page early, and the controller must pass over
+  // it (it has no command of its own; before the fix it was taken for command tag 32 + ...).
+  const std::uint32_t n = 400;
+  // 1 MiB: 128 read-ahead records of 8 KiB pages, numbers past the 32 command tags.
+  std::string yaml =
+      drive_yaml("4", "4", "32", "50us", "200MB/s", "3Gbps", "0.25", "  read_ahead: {depth: 1MiB, trigger: 2}\n");
+  const std::string dies = "  dies_per_channel: 4\n";
+  yaml.replace(yaml.find(dies), dies.size(), dies + "  planes_per_die: 2\n");
+  DriveConfig config = drive_from_yaml(yaml);
+  REQUIRE(config.nand.planes_per_die == 2);
+  PhaseSpec p = job_phase("reads", RwMode::kRead, 4096, 1, percent(100));
+  p.job.io_size = bytes(std::uint64_t(n) * 4096);
+  p.job.io_size_set = true;
+  Reads reads;
+  ScenarioRunner runner("ra_planes", scenario({erase_phase(), fast_precondition(100, 0, 1), p}), config);
+  runner.ssd.add_probe(reads);
+  run_to_end({&runner});
+  REQUIRE(reads.done.size() == n);
+  const SataWire wire(config.host.sata_line_bps, config.host.link_round_trip_dwords);
+  const Picos link = wire.time(Fis{FisKind::kCommand}) +
+                     wire.time(Fis{FisKind::kDataToHost, 0, AtaCommand::kReadFpdma, 0, 8, 4096}) +
+                     wire.time(Fis{FisKind::kSetDeviceBits});
+  const Picos host = config.host.ahci_command_ps + config.host.ahci_completion_ps + config.controller.firmware_cost_ps;
+  for (std::size_t i = 0; i < n; ++i) {
+    const IoRequest& r = reads.done[i];
+    INFO("command " << i);
+    CHECK_FALSE(r.error);
+    CHECK(r.anatomy.total() == r.completed_ps - r.issued_ps);
+    if (i >= 64) CHECK(r.completed_ps - r.issued_ps == host + link);
+  }
+  const ControllerStats& s = runner.ssd.controller.stats();
+  CHECK(s.read_ahead_units >= n - 2);
+  CHECK(s.read_units_from_nand <= 2);
+}
