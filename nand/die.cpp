@@ -148,7 +148,7 @@ void Die::start(const NandOp& op, bool queued) {
 }
 
 void Die::cache_behind(const NandOp& next) {
-  if (next.kind == NandOpKind::kRead) return read_behind();
+  if (next.kind == NandOpKind::kRead) return read_behind(next);
   // Only behind a program (the last op of the job in progress), while nothing is suspended, once.
   if (!m_config->cache_program || m_cached || m_phase != Phase::kBusy || !m_cache_tail_program ||
       next.kind != NandOpKind::kProgram)
@@ -160,14 +160,15 @@ void Die::cache_behind(const NandOp& next) {
   m_cached = true;
 }
 
-void Die::read_behind() {
+void Die::read_behind(const NandOp& next) {
   // ONFI READ CACHE RANDOM (00h-address-31h): once a read's page is in the data register, the
   // next read's command moves it to the cache register and starts the next tR, while the page
   // goes out from the cache. Only behind a single read in progress (no GC job, no suspension),
   // whose attempts need no retry (a retry reads the page again), before its slot begins: then
   // the die has issued READ CACHE END (3Fh) instead. tRCBSY is not modelled.
+  // (A read without data would end at its tR, maybe before it starts: not cached.)
   if (!m_config->cache_read || m_read_cached || m_phase != Phase::kBusy || m_batched ||
-      m_current.kind != NandOpKind::kRead || m_current.bytes == 0 || decodes(m_current))
+      m_current.kind != NandOpKind::kRead || m_current.bytes == 0 || decodes(m_current) || next.bytes == 0)
     return;
   if (now_picos() <= m_read_slot) m_read_cached = true;
 }

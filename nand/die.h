@@ -165,7 +165,7 @@ class alignas(64) Die final : private TimerClient {
   // Cache read: `next`, first in the queue behind a read whose slot has not begun, is noted
   // to take it (read_behind).
   [[gnu::noinline]] void cache_behind(const NandOp& next);
-  void read_behind();
+  void read_behind(const NandOp& next);
   // A read's decode times and read-retry attempts after its first data-out (ending at `end`,
   // `out` its data-out time); returns the op's end. Only with bit errors (nand.errors).
   [[gnu::noinline]] Picos decode_and_retry(const NandOp& op, Picos now, Picos end, Picos out);

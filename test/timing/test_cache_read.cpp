@@ -4,13 +4,15 @@
 // goes out; otherwise the slot is READ CACHE END (3Fh). Every read that follows a read on the die
 // is checked to the picosecond, with and without the cache, through random reads at QD32 (nearly
 // all cached), 128 KiB sequential reads (32 pages on the one die, in a row) and QD1 reads (none
-// cached: each is submitted after the one before it ended).
+// cached: each is submitted after the one before it ended); once more with a tR shorter than the
+// data-out, so that a cached read's tR ends before it starts. Every command's anatomy adds up.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
 #include <vector>
 
 #include "app/run/scenario_runner.h"
+#include "host/io_request.h"
 #include "precondition_support.h"
 #include "timing_support.h"
 
@@ -19,13 +21,20 @@ using namespace ssdlab::test;
 
 namespace {
 
+// Every command's latency and anatomy.
+struct Commands : Probe {
+  std::vector<IoRequest> done;
+  void command_done(const IoRequest& r) override { done.push_back(r); }
+};
+
 // One channel, one die: nothing but the die's own ops on its bus. Filled first (no GC).
 struct ReadRun {
   DriveConfig config;
   OpLog log;
+  Commands commands;
   std::unique_ptr<ScenarioRunner> runner;
-  ReadRun(const char* name, bool cache) {
-    std::string yaml = drive_yaml("1", "1", "32", "50us", "100MB/s", "3Gbps", "0.25");
+  ReadRun(const char* name, bool cache, const char* t_read = "50us") {
+    std::string yaml = drive_yaml("1", "1", "32", t_read, "100MB/s", "3Gbps", "0.25");
     const std::string cmd = "  t_cmd: 200ns\n";
     yaml.replace(yaml.find(cmd), cmd.size(), cmd + "  cache_read: " + (cache ? "true" : "false") + "\n");
     config = drive_from_yaml(yaml);
@@ -37,6 +46,7 @@ struct ReadRun {
                   job_phase("randread_qd1", RwMode::kRandRead, 4096, 1, percent(100), 5 * kPicosPerMs)}),
         config);
     runner->ssd.add_probe(log);
+    runner->ssd.add_probe(commands);
   }
 };
 
@@ -44,19 +54,20 @@ struct ReadRun {
 
 TEST_CASE("Cache read: a read next on its die starts its tR in the slot before the page ahead of it goes out",
           "[timing][cache_read]") {
-  ReadRun on("cache_on", true), off("cache_off", false);
-  run_to_end({on.runner.get(), off.runner.get()});
+  // `hidden`: tR 20 us, shorter than a page's 41 us data-out: a cached read's tR ends before it starts.
+  ReadRun on("cache_on", true), off("cache_off", false), hidden("cache_hidden", true, "20us");
+  run_to_end({on.runner.get(), off.runner.get(), hidden.runner.get()});
   REQUIRE(on.config.nand.cache_read);
   REQUIRE_FALSE(off.config.nand.cache_read);
   const NandConfig& n = on.config.nand;
   const Picos cmd = n.t_cmd_ps;
-  const Picos t_r = n.t_read_ps[0];
-  REQUIRE(n.t_read_ps[1] == t_r);
   const Picos out = transfer_picos(n.page_size_bytes, n.bus_bytes_per_s * 8);  // a 4 KiB page
 
-  for (ReadRun* r : {&on, &off}) {
-    const bool cache = r == &on;
-    INFO((cache ? "cache read" : "no cache read"));
+  for (ReadRun* r : {&on, &off, &hidden}) {
+    const bool cache = r != &off;
+    const Picos t_r = r->config.nand.t_read_ps[0];
+    REQUIRE(r->config.nand.t_read_ps[1] == t_r);
+    INFO((cache ? "cache read" : "no cache read") << ", tR " << t_r << " ps");
     std::uint64_t pairs = 0, cached = 0, overlapped = 0;
     const std::vector<OpLog::Entry>& ops = r->log.ops;
     REQUIRE(ops.size() > 1000);
@@ -90,19 +101,35 @@ TEST_CASE("Cache read: a read next on its die starts its tR in the slot before t
       if (behind_read) ++pairs;
     }
     CHECK(pairs > 1000);
-    if (cache) {
+    if (r == &on) {
       CHECK(cached > pairs / 2);
       CHECK(overlapped == 0);  // tR 50 us is longer than a page's 41 us data-out here
+    } else if (r == &hidden) {
+      CHECK(cached > pairs / 2);
+      CHECK(overlapped > pairs / 2);  // tR 20 us: hidden whole under the page ahead's data-out
     } else {
       CHECK(cached == 0);
     }
+    // Every command's parts add up to its latency, a cached read's tR before its start included
+    // (its wait behind the read ahead); with the tR hidden, reads at QD32 spend no time in `array`.
+    std::uint64_t reads = 0, no_array = 0;
+    for (const IoRequest& c : r->commands.done) {
+      CHECK(c.anatomy.total() == c.completed_ps - c.issued_ps);
+      if (c.command != AtaCommand::kReadFpdma) continue;
+      ++reads;
+      no_array += c.anatomy[Part::kArray] == 0;
+    }
+    CHECK(reads > 300);
+    if (r == &hidden) CHECK(no_array > reads / 2);
   }
   // Random reads at QD32: a read every cmd + tR + out without the cache, every cmd + tR with it
   // (the data-out hidden under the next tR); at QD1 nothing is cached, the slot costs one t_cmd.
   const auto iops = [](const ReadRun& r, std::size_t phase) { return r.runner->results().at(phase).iops(); };
   const double us = 1e-6 / double(kPicosPerUs);
+  const Picos t_r = n.t_read_ps[0];
   CHECK(iops(off, 2) == Approx(1 / (double(cmd + t_r + out) * us)).epsilon(0.01));
   CHECK(iops(on, 2) == Approx(1 / (double(cmd + t_r) * us)).epsilon(0.01));
+  CHECK(iops(hidden, 2) == Approx(1 / (double(cmd + out) * us)).epsilon(0.01));  // the bus's pace
   CHECK(iops(on, 4) < iops(off, 4));
   CHECK(iops(on, 4) > iops(off, 4) * 0.99);
   // 128 KiB reads: 32 pages back to back on the die, the first of each command's not cached.
