@@ -12,7 +12,6 @@
 #include <vector>
 
 #include "app/run/scenario_runner.h"
-#include "host/io_request.h"
 #include "precondition_support.h"
 #include "timing_support.h"
 
@@ -21,17 +20,11 @@ using namespace ssdlab::test;
 
 namespace {
 
-// Every command's latency and anatomy.
-struct Commands : Probe {
-  std::vector<IoRequest> done;
-  void command_done(const IoRequest& r) override { done.push_back(r); }
-};
-
 // One channel, one die: nothing but the die's own ops on its bus. Filled first (no GC).
 struct ReadRun {
   DriveConfig config;
   OpLog log;
-  Commands commands;
+  CommandLog commands;
   std::unique_ptr<ScenarioRunner> runner;
   ReadRun(const char* name, bool cache, const char* t_read = "50us") {
     std::string yaml = drive_yaml("1", "1", "32", t_read, "100MB/s", "3Gbps", "0.25");

@@ -14,14 +14,9 @@ using namespace ssdlab::test;
 
 namespace {
 
-struct Reads : Probe {
-  std::vector<IoRequest> done;
-  void command_done(const IoRequest& r) override { done.push_back(r); }
-};
-
 struct Run {
   DriveConfig config;
-  Reads reads;
+  CommandLog reads;
   std::unique_ptr<ScenarioRunner> runner;
   // `slow`: 4 dies on 2 buses of 100 MB/s, which read ahead slower than the link takes the data;
   // else 16 dies on 4 buses of 200 MB/s, which read ahead faster.
@@ -116,7 +111,7 @@ TEST_CASE("Read-ahead on two-plane dies: a stream runs from DRAM, and its two-pl
   PhaseSpec p = job_phase("reads", RwMode::kRead, 4096, 1, percent(100));
   p.job.io_size = bytes(std::uint64_t(n) * 4096);
   p.job.io_size_set = true;
-  Reads reads;
+  CommandLog reads;
   ScenarioRunner runner("ra_planes", scenario({erase_phase(), fast_precondition(100, 0, 1), p}), config);
   runner.ssd.add_probe(reads);
   run_to_end({&runner});

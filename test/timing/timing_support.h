@@ -31,6 +31,12 @@ struct OpLog : Probe {
   }
 };
 
+// A probe keeping every completed command (its latency and anatomy), in completion order.
+struct CommandLog : Probe {
+  std::vector<IoRequest> done;
+  void command_done(const IoRequest& r) override { done.push_back(r); }
+};
+
 // A drive YAML with the given body lines substituted into a compact default.
 inline DriveConfig drive_from_yaml(const std::string& yaml) { return parse_drive_config(yaml, "test-drive.yaml"); }
 
